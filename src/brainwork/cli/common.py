@@ -1,0 +1,85 @@
+"""Helpers shared by every command: vault options, store opening, error
+handling, progress bars and JSON output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import click
+
+from brainwork.config import Config, load_config
+from brainwork.errors import UserError
+
+
+class BrainworkGroup(click.Group):
+    """A group whose commands turn :class:`UserError` into one line + exit 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            click.echo(f"brainwork: error: {exc}", err=True)
+            ctx.exit(2)
+
+
+def vault_options(func: Callable) -> Callable:
+    """Add ``--vault``/``--store`` to a command (they may also come before
+    the command name) and pass a loaded :class:`Config` as ``config``."""
+
+    @click.option("--vault", "vault_opt", type=click.Path(file_okay=False), default=None, help="Vault folder (default: $BRAINWORK_VAULT or the current directory).")
+    @click.option("--store", "store_opt", type=click.Path(file_okay=False), default=None, help="Store folder (default: VAULT/.brainwork).")
+    @click.pass_context
+    @functools.wraps(func)
+    def wrapper(ctx: click.Context, vault_opt, store_opt, **kwargs):
+        obj = ctx.find_root().obj or {}
+        vault = vault_opt or obj.get("vault")
+        store = store_opt or obj.get("store")
+        config = load_config(vault, store)
+        return ctx.invoke(func, config=config, **kwargs)
+
+    return wrapper
+
+
+@contextmanager
+def open_store(config: Config) -> Iterator:
+    """Open the vault's store (raises StoreBusy, a UserError, when another
+    process holds it)."""
+    from brainwork.store import Store
+
+    store = Store(config.store)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+@contextmanager
+def progress_bar(label: str, enabled: bool) -> Iterator[Callable[[int, int, str], None]]:
+    """A Rich progress bar on a terminal (stderr), a no-op otherwise.
+
+    Yields a ``progress(done, total, phase)`` callback.
+    """
+    if not enabled or not sys.stderr.isatty():
+        yield lambda done, total, phase: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(stderr=True), transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int, phase: str) -> None:
+            bar.update(task, completed=done, total=total or None, description=f"{label}: {phase}")
+
+        yield update

@@ -1,0 +1,95 @@
+"""Commands over the graph: ``open``, ``index``, ``stats``, ``show``."""
+
+from __future__ import annotations
+
+import click
+
+from brainwork.cli.common import echo_json, open_store, progress_bar, vault_options
+from brainwork.config import Config
+
+
+@click.command("open")
+@vault_options
+def open_cmd(config: Config) -> None:
+    """Open the workbench on the vault."""
+    from brainwork.tui.app import BrainworkApp
+
+    BrainworkApp(config).run()
+
+
+@click.command("index")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--full", is_flag=True, help="Re-parse every file, not only changed ones.")
+@vault_options
+def index_cmd(config: Config, as_json: bool, full: bool) -> None:
+    """Sync the vault into its graph store (only changed files are re-parsed)."""
+    from brainwork.index.sync import sync
+
+    with open_store(config) as store, progress_bar("indexing", not as_json) as progress:
+        report = sync(config, store, progress, force=full)
+    if as_json:
+        echo_json(report.to_json())
+        return
+    edges = sum(report.edges.values())
+    click.echo(
+        f"{report.pages} pages, {report.attachments} attachments, {edges} edges, "
+        f"{report.dead_links} dead links, {len(report.parse_errors)} parse errors "
+        f"({len(report.added)} added, {len(report.changed)} changed, {len(report.removed)} removed"
+        f"{f', {len(report.moved)} moved' if report.moved else ''}) in {report.seconds:.2f} s"
+    )
+    for err in report.parse_errors:
+        click.echo(f"  {err}")
+
+
+@click.command("stats")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@vault_options
+def stats_cmd(config: Config, as_json: bool) -> None:
+    """Counts of pages by type, edges by type, dead links and parse errors."""
+    from brainwork.index.sync import sync
+    from brainwork.store import graph
+
+    with open_store(config) as store:
+        sync(config, store)
+        data = graph.counts(store)
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(f"vault: {config.vault}")
+    click.echo(f"pages: {data['pages']}  attachments: {data['attachments']}")
+    click.echo("types: " + ", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data["types"].items())))
+    click.echo("edges: " + ", ".join(f"{e} {n}" for e, n in data["edges"].items()))
+    click.echo(f"dead links: {data['dead_links']}  parse errors: {data['parse_errors']}")
+
+
+@click.command("show")
+@click.argument("page")
+@click.option("--json", "as_json", is_flag=True, help="Print the page and its edges as JSON.")
+@vault_options
+def show_cmd(config: Config, page: str, as_json: bool) -> None:
+    """Show PAGE (id, path, file name, alias or title) with its edges both ways."""
+    from brainwork.index.sync import sync
+    from brainwork.store import graph
+
+    with open_store(config) as store:
+        sync(config, store)
+        pid = graph.find_page(store, page)
+        data = graph.get_page(store, pid)
+        edges = graph.page_edges(store, pid)
+    data["edges"] = edges
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(f"{data['title']}  [{data['type'] or 'untyped'}]  {data['id']}")
+    for key, value in data["fields"].items():
+        if key != "title":
+            click.echo(f"  {key}: {value}")
+    for direction, arrow in (("out", "→"), ("in", "←")):
+        for e in edges[direction]:
+            dead = " (dead link)" if e.get("dead") else ""
+            where = f"{e['file']}:{e['line']}"
+            label = f"{e['edge']} {arrow}" if direction == "out" else f"{arrow} {e['edge']}"
+            click.echo(f"  {label:16} {e['other']}{dead}   [{where}]")
+
+
+COMMANDS = [open_cmd, index_cmd, stats_cmd, show_cmd]

@@ -1,0 +1,106 @@
+"""Per-vault configuration: where the vault and its store are, and
+``brainwork.toml`` at the vault root.
+
+Only entry points (the command line, the workbench's start-up) call
+:func:`load_config`; everything else receives the resulting :class:`Config`.
+
+``brainwork.toml`` (all keys optional)::
+
+    [vocabulary]
+    extra_types = ["meeting", "incident"]   # added to brainwork.vocabulary.PAGE_TYPES
+
+    [thresholds]                            # see brainwork.thresholds.Thresholds
+    stub_chars = 200
+    duplicate_similarity = 0.9
+
+    [embeddings]
+    model = "/path/to/a/sentence-transformers/folder"
+
+    [ignore]
+    folders = ["templates"]                 # not indexed, in addition to hidden folders
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from brainwork.errors import UserError
+from brainwork.thresholds import DEFAULT_THRESHOLDS, Thresholds
+from brainwork.vocabulary import PAGE_TYPES
+
+CONFIG_FILE = "brainwork.toml"
+#: The store's folder inside the vault, unless ``--store`` says otherwise.
+STORE_DIR = ".brainwork"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a command needs to know about one vault.
+
+    ``vault`` is an absolute, resolved folder; ``store`` the folder holding
+    the Kùzu database and the operation journal.
+    """
+
+    vault: Path
+    store: Path
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    page_types: tuple[str, ...] = PAGE_TYPES
+    model: str | None = None
+    ignore_folders: tuple[str, ...] = ()
+    user_theme_dir: Path | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def database_path(self) -> Path:
+        """Path of the Kùzu database file."""
+        return self.store / "graph.kuzu"
+
+
+def default_vault() -> Path:
+    """``$BRAINWORK_VAULT`` if set, else the current directory."""
+    return Path(os.environ.get("BRAINWORK_VAULT") or ".")
+
+
+def load_config(vault: Path | str | None = None, store: Path | str | None = None) -> Config:
+    """Read the vault's ``brainwork.toml`` and build a :class:`Config`.
+
+    Raises:
+        UserError: the vault is not a folder, or ``brainwork.toml`` is malformed
+            (the message names the file and the problem).
+    """
+    root = Path(vault) if vault is not None else default_vault()
+    root = root.expanduser()
+    if not root.is_dir():
+        raise UserError(f"vault {str(root)!r} is not a folder")
+    root = root.resolve()
+    data: dict = {}
+    cfg_file = root / CONFIG_FILE
+    if cfg_file.is_file():
+        try:
+            data = tomllib.loads(cfg_file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise UserError(f"{cfg_file}: {exc}") from None
+    thresholds = DEFAULT_THRESHOLDS
+    try:
+        thresholds = thresholds.with_overrides(data.get("thresholds", {}))
+    except ValueError as exc:
+        raise UserError(f"{cfg_file}: {exc}") from None
+    extra_types = tuple(str(t) for t in data.get("vocabulary", {}).get("extra_types", []))
+    page_types = PAGE_TYPES + tuple(t for t in extra_types if t not in PAGE_TYPES)
+    model = data.get("embeddings", {}).get("model")
+    ignore = tuple(str(f).strip("/") for f in data.get("ignore", {}).get("folders", []))
+    store_path = Path(store).expanduser().resolve() if store is not None else root / STORE_DIR
+    theme_dir = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "brainwork" / "themes"
+    return Config(
+        vault=root,
+        store=store_path,
+        thresholds=thresholds,
+        page_types=page_types,
+        model=model,
+        ignore_folders=ignore,
+        user_theme_dir=theme_dir,
+        extra=data,
+    )

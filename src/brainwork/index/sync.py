@@ -1,0 +1,269 @@
+"""Sync a vault into its store.
+
+1. Scan the vault (:mod:`brainwork.index.scan`).
+2. Files whose size and modification time match the store are unchanged;
+   others are hashed (SHA-256) and re-parsed only if the hash differs.
+3. Removed files are deleted; a removed page whose hash reappears at a new
+   path is reported as moved.
+4. If anything changed, every link is re-resolved in memory (a new page can
+   revive a dead link anywhere) and all edges are rewritten in bulk.
+5. All writes happen in one transaction: the store is never half-written.
+
+An unchanged vault is read but nothing is written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+from brainwork.config import Config
+from brainwork.model import Link, ParsedPage, ParseError
+from brainwork.store import Store
+from brainwork.store import graph
+from brainwork.index.scan import scan_vault
+from brainwork.vault.parse import page_id, parse_text
+from brainwork.vault.resolve import Resolver, norm
+from brainwork.vocabulary import ATTACHMENT_TYPE, EDGES_BY_NAME
+
+#: progress(done, total, phase) — called from the syncing thread.
+Progress = Callable[[int, int, str], None]
+
+_LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style")
+
+
+@dataclass
+class SyncReport:
+    """What one sync found and did.
+
+    ``pages`` counts Markdown pages, ``attachments`` other files; ``edges``
+    live link occurrences per edge type; ``dead_links`` link occurrences whose
+    target is missing; ``ambiguous_links`` occurrences that fit several files.
+    ``wrote`` is False when the vault was unchanged.
+    """
+
+    pages: int = 0
+    attachments: int = 0
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    moved: list[tuple[str, str]] = field(default_factory=list)
+    edges: dict[str, int] = field(default_factory=dict)
+    dead_links: int = 0
+    ambiguous_links: int = 0
+    parse_errors: list[ParseError] = field(default_factory=list)
+    wrote: bool = False
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        """The shape ``brainwork index --json`` prints (issue 2)."""
+        return {
+            "pages": self.pages,
+            "edges": self.edges,
+            "dead_links": self.dead_links,
+            "parse_errors": [asdict(e) for e in self.parse_errors],
+            "attachments": self.attachments,
+            "added": len(self.added),
+            "changed": len(self.changed),
+            "removed": len(self.removed),
+            "moved": [list(m) for m in self.moved],
+            "ambiguous_links": self.ambiguous_links,
+            "wrote": self.wrote,
+        }
+
+
+def _links_json(links: list[Link]) -> str:
+    return json.dumps([[getattr(l, k) for k in _LINK_KEYS] for l in links], ensure_ascii=False)
+
+
+def _links_from_json(text: str | None) -> list[Link]:
+    if not text:
+        return []
+    return [Link(**dict(zip(_LINK_KEYS, item))) for item in json.loads(text)]
+
+
+def _page_row(p: ParsedPage) -> dict:
+    f = p.fields
+    status = f.get("status")
+    return {
+        "id": p.id,
+        "path": p.path,
+        "kind": "page",
+        "title": p.title,
+        "type": p.type,
+        "status": status if isinstance(status, str) else None,
+        "created": f.get("created") if isinstance(f.get("created"), str) else None,
+        "updated": f.get("updated") if isinstance(f.get("updated"), str) else None,
+        "aliases": p.aliases,
+        "tags": p.tags,
+        "fields": json.dumps(f, ensure_ascii=False, default=str),
+        "body": p.body,
+        "body_line": p.body_line,
+        "hash": p.hash,
+        "size": p.size,
+        "mtime_ns": p.mtime_ns,
+        "links": _links_json(p.links),
+    }
+
+
+def _attachment_row(rel: str, size: int, mtime_ns: int) -> dict:
+    pid = unicodedata.normalize("NFC", rel)
+    return {
+        "id": pid, "path": rel, "kind": ATTACHMENT_TYPE, "title": pid.rsplit("/", 1)[-1],
+        "type": None, "status": None, "created": None, "updated": None, "aliases": [], "tags": [],
+        "fields": "{}", "body": "", "body_line": 1, "hash": "", "size": size, "mtime_ns": mtime_ns, "links": "[]",
+    }
+
+
+def sync(config: Config, store: Store, progress: Progress | None = None, force: bool = False) -> SyncReport:
+    """Bring ``store`` in line with ``config.vault``; see the module doc.
+
+    ``force`` re-parses every file (used after a schema change).
+    Raises nothing for bad files: they become ``report.parse_errors``.
+    """
+    t0 = time.perf_counter()
+    report = SyncReport()
+    files = scan_vault(config.vault, config.ignore_folders, config.store)
+    state = {} if force else graph.index_state(store)
+    total = len(files)
+    if progress:
+        progress(0, total, "scanning")
+
+    seen: set[str] = set()
+    new_rows: list[dict] = []
+    parsed: dict[str, ParsedPage] = {}
+    touched: list[tuple[str, int]] = []
+    delete_ids: list[str] = []
+    max_bytes = config.thresholds.max_file_bytes
+    for i, f in enumerate(files):
+        if progress and i % 500 == 0:
+            progress(i, total, "reading")
+        if f.is_markdown:
+            pid = page_id(f.rel)
+            report.pages += 1
+        else:
+            pid = unicodedata.normalize("NFC", f.rel)
+            report.attachments += 1
+        if pid in seen:  # two files differing only in Unicode normalisation
+            report.parse_errors.append(ParseError(f.rel, 0, "another file has the same name after Unicode normalisation; skipped"))
+            continue
+        seen.add(pid)
+        old = state.get(pid)
+        if old and old["path"] == f.rel and old["size"] == f.size and old["mtime_ns"] == f.mtime_ns:
+            continue
+        if not f.is_markdown:
+            if old:
+                delete_ids.append(pid)
+                report.changed.append(pid)
+            else:
+                report.added.append(pid)
+            new_rows.append(_attachment_row(f.rel, f.size, f.mtime_ns))
+            continue
+        try:
+            data = (config.vault / f.rel).read_bytes()
+        except OSError as exc:
+            data = b""
+            report.parse_errors.append(ParseError(f.rel, 0, f"cannot read: {exc.strerror or exc}"))
+        if old and old["path"] == f.rel and old["kind"] == "page" and old["hash"] == hashlib.sha256(data).hexdigest():
+            touched.append((pid, f.mtime_ns))
+            continue
+        page = parse_text(f.rel, data, f.mtime_ns, max_bytes)
+        parsed[pid] = page
+        if old:
+            delete_ids.append(pid)
+            report.changed.append(pid)
+        else:
+            report.added.append(pid)
+        new_rows.append(_page_row(page))
+
+    removed = [pid for pid in state if pid not in seen]
+    report.removed = removed
+    delete_ids.extend(removed)
+    if removed and report.added:
+        by_hash = {state[r]["hash"]: r for r in removed if state[r]["hash"]}
+        for pid in report.added:
+            p = parsed.get(pid)
+            if p is not None and p.hash in by_hash:
+                report.moved.append((by_hash[p.hash], pid))
+
+    structural = bool(new_rows or removed)
+    # Resolve every link against the new vault (cheap, in memory).
+    titles: dict[str, list[str]] = {}
+    links_of: dict[str, list[Link]] = {}
+    pages: list[str] = []
+    attachments: list[str] = []
+    for pid in seen:
+        if pid in parsed:
+            p = parsed[pid]
+            pages.append(pid)
+            titles[pid] = [p.title, *p.aliases]
+            links_of[pid] = p.links
+        elif pid in state and state[pid]["kind"] == "page":
+            s = state[pid]
+            pages.append(pid)
+            titles[pid] = [s["title"], *(s["aliases"] or [])]
+            links_of[pid] = _links_from_json(s["links"])
+        else:
+            attachments.append(pid)
+    if progress:
+        progress(total, total, "resolving links")
+    resolver = Resolver(pages, attachments, titles)
+    edges: dict[str, list[dict]] = {e: [] for e in (x.table for x in EDGES_BY_NAME.values())}
+    missing: set[str] = set()
+    for pid in sorted(links_of):
+        for link in links_of[pid]:
+            res = resolver.resolve(link.target, pid, relative=link.style == "markdown")
+            table = EDGES_BY_NAME[link.edge].table
+            row = {
+                "file": pid, "line": link.line, "place": link.where, "target": link.target,
+                "label": link.label, "heading": link.heading, "embed": link.embed,
+                "ambiguous": res.ambiguous, "dead": res.page is None,
+            }
+            if res.page is None:
+                key = norm(link.target.strip())
+                if key.endswith(".md"):
+                    key = key[:-3]
+                missing.add(key)
+                row["from"], row["to"] = pid, key
+                report.dead_links += 1
+            else:
+                if res.page == pid:
+                    continue  # a page linking to itself makes no edge
+                a, b = (res.page, pid) if link.reverse else (pid, res.page)
+                row["from"], row["to"] = a, b
+                report.edges[link.edge] = report.edges.get(link.edge, 0) + 1
+                if res.ambiguous:
+                    report.ambiguous_links += 1
+            edges[table].append(row)
+    for e in EDGES_BY_NAME:
+        report.edges.setdefault(e, 0)
+    report.edges = {e: report.edges[e] for e in EDGES_BY_NAME}
+
+    new_errors: list[ParseError] = []
+    for p in parsed.values():
+        new_errors.extend(p.errors)
+    new_errors.extend(e for e in report.parse_errors if e not in new_errors)
+    if structural or touched or new_errors:
+        if progress:
+            progress(total, total, "writing")
+        apply_sync(
+            store,
+            delete_ids=delete_ids,
+            pages=new_rows,
+            touched=touched,
+            edges=edges if structural else None,
+            missing=sorted(missing) if structural else None,
+            clear_error_paths=[p.path for p in parsed.values()] + [state[r]["path"] for r in removed],
+            errors=[asdict(e) for e in new_errors],
+        )
+        report.wrote = True
+    report.parse_errors = [ParseError(**r) for r in graph.parse_errors(store)]
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+apply_sync = graph.apply_sync

@@ -1,0 +1,179 @@
+"""Connection handling for the embedded Kùzu database — the only module that
+imports ``kuzu``.
+
+Kùzu 0.11.3 facts this module designs around (../shared/KUZU-NOTES.md):
+
+- one ``Database`` per process; another process holding it fails at once
+  with ``Could not set lock on file`` -> :class:`~brainwork.errors.StoreBusy`;
+- one connection per thread (kept thread-local here), one writer at a time
+  (a lock serialises :meth:`Store.write`);
+- an unbound ``$param`` is NULL and matches every row, so :meth:`Store.execute`
+  refuses a query whose ``$names`` differ from the given parameter keys;
+- any error inside an explicit transaction rolls it back.
+"""
+
+from __future__ import annotations
+
+import importlib.util  # noqa: F401  kuzu's Arrow scan needs importlib.util loaded
+import re
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import kuzu
+
+from brainwork.errors import StoreBusy, UserError
+from brainwork.store import schema
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_STRING_LIT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def query_params(query: str) -> set[str]:
+    """The ``$names`` a Cypher query uses (outside string literals)."""
+    return set(_PARAM.findall(_STRING_LIT.sub("''", query)))
+
+
+class Store:
+    """An open Kùzu database for one vault.
+
+    Args:
+        path: the store folder; the database file is ``path / "graph.kuzu"``.
+        read_only: open without taking the write lock's side effects.
+
+    Raises:
+        StoreBusy: another process has the database open.
+        UserError: the folder cannot be created.
+    """
+
+    def __init__(self, path: Path, read_only: bool = False):
+        self.folder = Path(path)
+        self.read_only = read_only
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot create store folder {self.folder}: {exc.strerror}") from None
+        self.db_path = self.folder / "graph.kuzu"
+        try:
+            self._db = kuzu.Database(str(self.db_path), read_only=read_only)
+        except RuntimeError as exc:
+            msg = str(exc)
+            if "lock" in msg.lower():
+                raise StoreBusy(
+                    f"the store {self.db_path} is in use by another brainwork process; close it and try again"
+                ) from None
+            raise UserError(f"cannot open store {self.db_path}: {msg}") from None
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self._closed = False
+        if not read_only:
+            self._ensure_schema()
+
+    # -- connections -------------------------------------------------------
+    def _conn(self) -> kuzu.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = kuzu.Connection(self._db)
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        """Close the database (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- queries -----------------------------------------------------------
+    def execute(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        """Run one Cypher statement and return its rows as lists.
+
+        Raises:
+            ValueError: the parameter keys differ from the ``$names`` in the
+                query (an unbound parameter would match every row).
+        """
+        params = params or {}
+        names = query_params(query)
+        if names != set(params):
+            raise ValueError(
+                f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
+            )
+        result = self._conn().execute(query, params)
+        if isinstance(result, list):
+            result = result[-1]
+        rows = result.get_all()
+        result.close()
+        return rows
+
+    def rows(self, query: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Like :meth:`execute` but each row is a dict keyed by column name."""
+        params = params or {}
+        names = query_params(query)
+        if names != set(params):
+            raise ValueError(
+                f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
+            )
+        result = self._conn().execute(query, params)
+        cols = result.get_column_names()
+        out = [dict(zip(cols, row)) for row in result.get_all()]
+        result.close()
+        return out
+
+    def scalar(self, query: str, params: dict[str, Any] | None = None) -> Any:
+        rows = self.execute(query, params)
+        return rows[0][0] if rows else None
+
+    @contextmanager
+    def write(self) -> Iterator["Store"]:
+        """One write transaction, serialised with every other writer.
+
+        Everything done on this thread inside the block commits together or
+        not at all (an exception rolls back and propagates).
+        """
+        with self._write_lock:
+            conn = self._conn()
+            conn.execute("BEGIN TRANSACTION")
+            try:
+                yield self
+            except BaseException:
+                try:
+                    conn.execute("ROLLBACK")
+                except RuntimeError:
+                    pass  # Kùzu already rolled back after the error
+                raise
+            else:
+                conn.execute("COMMIT")
+
+    def copy(self, table: str, data, pair: tuple[str, str] | None = None) -> None:
+        """Bulk-load a ``pyarrow.Table`` into ``table`` (``COPY FROM``).
+
+        ``pair`` names the (from, to) node tables for a multi-pair REL table.
+        One duplicate primary key aborts the whole copy (ValueError-like
+        RuntimeError from Kùzu).
+        """
+        if data.num_rows == 0:
+            return
+        opts = f" (from='{pair[0]}', to='{pair[1]}')" if pair else ""
+        self._conn().execute(f"COPY {table} FROM $data{opts}", {"data": data})
+
+    # -- schema and meta ---------------------------------------------------
+    def _ensure_schema(self) -> None:
+        with self.write():
+            for stmt in schema.ddl():
+                self._conn().execute(stmt)
+        version = self.meta("schema_version")
+        if version is None:
+            self.set_meta("schema_version", schema.SCHEMA_VERSION)
+
+    def meta(self, key: str) -> str | None:
+        """A value from the store's key-value table, or None."""
+        return self.scalar("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.execute("MERGE (m:Meta {key: $k}) SET m.value = $v", {"k": key, "v": value})

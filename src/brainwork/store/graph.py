@@ -1,0 +1,253 @@
+"""Queries over the page graph: what the indexer writes and what the command
+line, the analyses and the workbench read.
+
+Rows are plain dicts; nothing here knows about Textual or files.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pyarrow as pa
+
+from brainwork.store.db import Store
+from brainwork.store.schema import EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS
+from brainwork.vocabulary import EDGE_NAMES, EDGE_TYPES
+
+_ARROW = {"STRING": pa.string(), "INT64": pa.int64(), "BOOLEAN": pa.bool_(), "STRING[]": pa.list_(pa.string())}
+PAGE_SCHEMA = pa.schema([(n, _ARROW[t]) for n, t in PAGE_COLUMNS])
+EDGE_SCHEMA = pa.schema([("from", pa.string()), ("to", pa.string())] + [(n, _ARROW[t]) for n, t in EDGE_COLUMNS])
+PAGE_FIELDS = "p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, p.status AS status, p.aliases AS aliases, p.tags AS tags"
+
+
+def _table(rows: list[dict], schema: pa.Schema) -> pa.Table:
+    return pa.table({f.name: [r.get(f.name) for r in rows] for f in schema}, schema=schema)
+
+
+# -- index state ------------------------------------------------------------
+def index_state(store: Store) -> dict[str, dict[str, Any]]:
+    """Per page id: path, kind, hash, size, mtime_ns, title, aliases, links
+    (raw links as JSON text). Used by the indexer to detect changes."""
+    rows = store.rows(
+        "MATCH (p:Page) RETURN p.id AS id, p.path AS path, p.kind AS kind, p.hash AS hash, "
+        "p.size AS size, p.mtime_ns AS mtime_ns, p.title AS title, p.aliases AS aliases, p.links AS links"
+    )
+    return {r["id"]: r for r in rows}
+
+
+def apply_sync(
+    store: Store,
+    *,
+    delete_ids: list[str],
+    pages: list[dict],
+    touched: list[tuple[str, int]],
+    edges: dict[str, list[dict]] | None,
+    missing: list[str] | None,
+    clear_error_paths: list[str],
+    errors: list[dict],
+) -> None:
+    """Write one sync in a single transaction (all or nothing).
+
+    ``pages`` are full rows for new and changed pages (their old rows must be
+    in ``delete_ids``); ``touched`` (id, mtime_ns) pairs only get a new mtime;
+    ``edges`` (per REL table) and ``missing`` replace every edge and dead-link
+    target when given (``None`` keeps them).
+    """
+    with store.write():
+        if edges is not None:
+            for table in EDGE_TABLES:
+                store.execute(f"MATCH ()-[r:{table}]->() DELETE r")
+            store.execute("MATCH (m:Missing) DELETE m")
+        if delete_ids:
+            store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": delete_ids})
+        if clear_error_paths:
+            store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
+        store.copy("Page", _table(pages, PAGE_SCHEMA))
+        if touched:
+            store.execute(
+                "UNWIND $rows AS r MATCH (p:Page {id: r.id}) SET p.mtime_ns = r.m",
+                {"rows": [{"id": i, "m": m} for i, m in touched]},
+            )
+        if errors:
+            store.execute(
+                "UNWIND $rows AS r CREATE (:ParseError {path: r.path, line: r.line, message: r.message})",
+                {"rows": errors},
+            )
+        if edges is not None:
+            store.copy("Missing", pa.table({"id": pa.array(missing or [], pa.string())}))
+            for table, rows in edges.items():
+                live = [r for r in rows if not r["dead"]]
+                dead = [r for r in rows if r["dead"]]
+                store.copy(table, _table(live, EDGE_SCHEMA), ("Page", "Page"))
+                store.copy(table, _table(dead, EDGE_SCHEMA), ("Page", "Missing"))
+
+
+# -- reading ----------------------------------------------------------------
+def counts(store: Store) -> dict[str, Any]:
+    """``{"pages", "attachments", "edges": {name: n}, "dead_links", "parse_errors", "types": {type: n}}``.
+
+    ``edges`` counts live edges (link occurrences between two existing files);
+    ``dead_links`` counts link occurrences whose target is missing.
+    """
+    kinds = dict(store.execute("MATCH (p:Page) RETURN p.kind, count(*)"))
+    edges = {}
+    dead = 0
+    for e in EDGE_TYPES:
+        edges[e.name] = store.scalar(f"MATCH (:Page)-[r:{e.table}]->(:Page) RETURN count(r)") or 0
+        dead += store.scalar(f"MATCH (:Page)-[r:{e.table}]->(:Missing) RETURN count(r)") or 0
+    types = dict(store.execute("MATCH (p:Page) WHERE p.kind = 'page' RETURN coalesce(p.type, ''), count(*)"))
+    return {
+        "pages": kinds.get("page", 0),
+        "attachments": kinds.get("attachment", 0),
+        "edges": edges,
+        "dead_links": dead,
+        "parse_errors": store.scalar("MATCH (e:ParseError) RETURN count(e)") or 0,
+        "types": types,
+    }
+
+
+def parse_errors(store: Store) -> list[dict]:
+    """Every recorded parse error: ``{"path", "line", "message"}``, by path."""
+    return store.rows(
+        "MATCH (e:ParseError) RETURN e.path AS path, e.line AS line, e.message AS message ORDER BY e.path, e.line"
+    )
+
+
+def list_pages(store: Store, type_: str | None = None, include_attachments: bool = False) -> list[dict]:
+    """Pages as ``{"id", "path", "kind", "title", "type", "status", "aliases", "tags"}``, by id."""
+    where = [] if include_attachments else ["p.kind = 'page'"]
+    params: dict[str, Any] = {}
+    if type_ is not None:
+        where.append("p.type = $t")
+        params["t"] = type_
+    clause = f"WHERE {' AND '.join(where)} " if where else ""
+    return store.rows(f"MATCH (p:Page) {clause}RETURN {PAGE_FIELDS} ORDER BY p.id", params)
+
+
+def get_page(store: Store, page_id: str) -> dict | None:
+    """One page with all columns (``fields`` decoded from JSON), or None."""
+    rows = store.rows("MATCH (p:Page {id: $id}) RETURN p.*", {"id": page_id})
+    if not rows:
+        return None
+    row = {k.split(".", 1)[1]: v for k, v in rows[0].items()}
+    row["fields"] = json.loads(row["fields"] or "{}")
+    row.pop("links", None)
+    return row
+
+
+def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
+    """A page's edges both ways.
+
+    Returns ``{"out": [...], "in": [...]}``, each item ``{"edge", "other",
+    "title", "type", "dead", "file", "line", "place", "target"}``; dead links
+    appear in ``out`` with ``dead: True`` and ``other`` the written target.
+    """
+    out: list[dict] = []
+    inc: list[dict] = []
+    for e in EDGE_TYPES:
+        t = e.table
+        for r in store.rows(
+            f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
+            "r.file AS file, r.line AS line, r.place AS place, r.target AS target ORDER BY r.file, r.line",
+            {"id": page_id},
+        ):
+            out.append({"edge": e.name, "dead": False, **r})
+        for r in store.rows(
+            f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Missing) RETURN b.id AS other, r.file AS file, r.line AS line, "
+            "r.place AS place, r.target AS target ORDER BY r.line",
+            {"id": page_id},
+        ):
+            out.append({"edge": e.name, "dead": True, "title": r["target"], "type": None, **r})
+        for r in store.rows(
+            f"MATCH (a:Page {{id: $id}})<-[r:{t}]-(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
+            "r.file AS file, r.line AS line, r.place AS place, r.target AS target ORDER BY r.file, r.line",
+            {"id": page_id},
+        ):
+            inc.append({"edge": e.name, "dead": False, **r})
+    return {"out": out, "in": inc}
+
+
+def neighbourhood(store: Store, page_id: str, hops: int = 1) -> list[dict]:
+    """The typed neighbourhood of a page, 1 or 2 hops.
+
+    Returns one dict per (edge, direction, neighbour):
+    ``{"edge", "direction" ("out"|"in"), "id", "title", "type", "dead",
+    "hop" (1|2), "via" (the hop-1 page for hop 2, else None), "count"}``;
+    ``count`` is how many link occurrences join the pair. Hop-2 rows leave
+    out pages already at hop 1 and the page itself.
+    """
+    first = _one_hop(store, [page_id])
+    rows = [dict(r, hop=1, via=None) for r in first]
+    if hops >= 2:
+        seen = {page_id} | {r["id"] for r in first}
+        frontier = sorted({r["id"] for r in first if not r["dead"]})
+        if frontier:
+            for r in _one_hop(store, frontier):
+                if r["id"] in seen:
+                    continue
+                rows.append(dict(r, hop=2))
+    return rows
+
+
+def _one_hop(store: Store, ids: list[str]) -> list[dict]:
+    single = len(ids) == 1
+    rows: list[dict] = []
+    for e in EDGE_TYPES:
+        t = e.table
+        for direction, pattern, target in (
+            ("out", f"(a:Page)-[r:{t}]->(b:Page)", "Page"),
+            ("in", f"(a:Page)<-[r:{t}]-(b:Page)", "Page"),
+            ("out", f"(a:Page)-[r:{t}]->(b:Missing)", "Missing"),
+        ):
+            if single:
+                match, params = pattern.replace("(a:Page)", "(a:Page {id: $id})", 1), {"id": ids[0]}
+                cond = ""
+            else:
+                match, params = pattern, {"ids": ids}
+                cond = " WHERE a.id IN $ids"
+            fields = "b.title AS title, b.type AS type" if target == "Page" else "b.id AS title, NULL AS type"
+            q = f"MATCH {match}{cond} RETURN a.id AS via, b.id AS id, {fields}, count(r) AS count"
+            for r in store.rows(q, params):
+                rows.append(
+                    {
+                        "edge": e.name,
+                        "direction": direction,
+                        "id": r["id"],
+                        "title": r["title"],
+                        "type": r["type"],
+                        "dead": target == "Missing",
+                        "via": r["via"],
+                        "count": r["count"],
+                    }
+                )
+    return rows
+
+
+def edge_names() -> tuple[str, ...]:
+    return EDGE_NAMES
+
+
+def find_page(store: Store, name: str) -> str:
+    """The id of the page ``name`` designates: an id, a path (``.md``
+    optional), a file name, an alias or a title, resolved like a wikilink.
+
+    Raises:
+        PageNotFound: nothing fits; the message suggests the closest titles.
+    """
+    from rapidfuzz import process
+
+    from brainwork.errors import PageNotFound
+    from brainwork.vault.resolve import Resolver
+
+    rows = list_pages(store)
+    if any(r["id"] == name for r in rows):
+        return name
+    resolver = Resolver([r["id"] for r in rows], (), {r["id"]: [r["title"], *(r["aliases"] or [])] for r in rows})
+    hit = resolver.resolve(name)
+    if hit.page is not None:
+        return hit.page
+    choices = {r["id"]: f"{r['title']} {r['id']}" for r in rows}
+    close = process.extract(name, choices, limit=3)
+    hint = f"; did you mean {', '.join(repr(c[2]) for c in close)}?" if close else ""
+    raise PageNotFound(f"no page named {name!r}{hint}")

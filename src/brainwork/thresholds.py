@@ -1,0 +1,77 @@
+"""Every tunable threshold of brainwork, in one place.
+
+Each constant names its unit and why it has its value. A vault may override
+any of them in ``brainwork.toml`` under ``[thresholds]`` (lower-case names),
+read by :func:`brainwork.config.load_config`; code receives the resulting
+:class:`Thresholds` object and never reads this module's constants directly
+except as defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+#: Files larger than this are not parsed (bytes). A page this size is not a
+#: note but a dump; parsing it would stall indexing. Recorded as a parse error.
+MAX_FILE_BYTES = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Tunable limits. Units are in the field names' docs below.
+
+    - ``max_file_bytes``: files over this are not parsed (bytes, default 5 MiB).
+    - ``stub_chars``: a page with fewer characters of body text is a stub
+      (characters after removing frontmatter, markup and link syntax; issue 3).
+    - ``diary_title_chars``: a title this long or longer names an event, not a
+      thing (characters; issue 3).
+    - ``duplicate_similarity``: pairs scoring at least this are suspected
+      duplicates (0..1; issue 3).
+    - ``merge_candidate_similarity``: pairs at least this similar are proposed
+      for merging (0..1; issue 3).
+    - ``oversize_bytes``: a page over this should be split (bytes; issue 3).
+    - ``cluster_similarity``: corrections at least this cosine-similar join one
+      cluster during consolidation (0..1; issue 4).
+    - ``rule_overlap_similarity``: active rules this similar are proposed for
+      merging (0..1; issue 4).
+    - ``rule_stale_days``: an active rule with no recall hit, matching task or
+      new correction for this many days is proposed for retirement (days).
+    - ``doctrine_budget_tokens``: default size budget of the doctrine block
+      (tokens, estimated as characters / 4).
+    - ``recall_budget_chars``: default size of a recall answer (characters).
+    """
+
+    max_file_bytes: int = MAX_FILE_BYTES
+    stub_chars: int = 120
+    diary_title_chars: int = 80
+    duplicate_similarity: float = 0.88
+    merge_candidate_similarity: float = 0.93
+    oversize_bytes: int = 32 * 1024
+    cluster_similarity: float = 0.55
+    rule_overlap_similarity: float = 0.85
+    rule_stale_days: int = 60
+    doctrine_budget_tokens: int = 1500
+    recall_budget_chars: int = 4000
+
+    def with_overrides(self, values: dict[str, object]) -> "Thresholds":
+        """Return a copy with ``values`` applied.
+
+        Raises:
+            ValueError: an unknown name, or a value of the wrong type.
+        """
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, object] = {}
+        for key, value in values.items():
+            if key not in known:
+                raise ValueError(f"unknown threshold {key!r} (known: {', '.join(sorted(known))})")
+            current = getattr(self, key)
+            if isinstance(current, int) and not isinstance(value, bool) and isinstance(value, int):
+                changes[key] = value
+            elif isinstance(current, float) and isinstance(value, (int, float)) and not isinstance(value, bool):
+                changes[key] = float(value)
+            else:
+                raise ValueError(f"threshold {key!r} must be a {type(current).__name__}, got {value!r}")
+        return replace(self, **changes)
+
+
+DEFAULT_THRESHOLDS = Thresholds()

@@ -1,0 +1,116 @@
+"""Read one vault file into a :class:`~brainwork.model.ParsedPage`.
+
+A file that cannot be read fully (not UTF-8, binary, too large, broken YAML)
+still becomes a page, so links to it resolve; what went wrong is recorded in
+``page.errors`` naming the file and line. Nothing here raises for bad input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+from brainwork.model import ParsedPage, ParseError
+from brainwork.thresholds import MAX_FILE_BYTES
+from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
+from brainwork.vault.links import body_links, frontmatter_links, mask_non_links
+
+BOM = "\ufeff"
+_H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+def page_id(rel_path: str) -> str:
+    """Page id for a vault-relative POSIX path: the path without ``.md``
+    (NFC-normalised)."""
+    rel = unicodedata.normalize("NFC", rel_path)
+    return rel[:-3] if rel.lower().endswith(".md") else rel
+
+
+def _as_list(value) -> list[str]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return []
+
+
+def _line_of_offset(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = MAX_FILE_BYTES) -> ParsedPage:
+    """Parse the bytes of the Markdown file at vault-relative ``rel_path``."""
+    pid = page_id(rel_path)
+    stem = pid.rsplit("/", 1)[-1]
+    digest = hashlib.sha256(data).hexdigest()
+    page = ParsedPage(
+        id=pid, path=rel_path, title=stem, type=None, fields={}, aliases=[], tags=[],
+        body="", body_line=1, hash=digest, size=len(data), mtime_ns=mtime_ns,
+    )
+    if len(data) > max_bytes:
+        page.errors.append(ParseError(rel_path, 0, f"file is {len(data):,} bytes, over the {max_bytes:,}-byte limit; not parsed"))
+        return page
+    if b"\x00" in data:
+        page.errors.append(ParseError(rel_path, _line_of_offset(data, data.index(b"\x00")), "binary file (NUL byte); not parsed"))
+        return page
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = _line_of_offset(data, exc.start)
+        page.errors.append(ParseError(rel_path, line, f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); not parsed"))
+        return page
+    if text.startswith(BOM):
+        text = text[1:]
+    split = split_frontmatter(text)
+    page.body_line = split.body_line
+    page.body = text[split.body_start :]
+    links = []
+    if split.yaml_text is not None:
+        page.has_frontmatter = True
+        try:
+            page.fields = parse_yaml(split.yaml_text, first_line=text.count("\n", 0, split.yaml_start) + 1)
+        except FrontmatterError as exc:
+            page.errors.append(ParseError(rel_path, exc.line, exc.message))
+        links.extend(frontmatter_links(text, split.yaml_start, split.yaml_end))
+    links.extend(body_links(text, split.body_start, split.body_line))
+    page.links = links
+    fields = page.fields
+    title = fields.get("title")
+    if isinstance(title, str) and title.strip():
+        page.title = title.strip()
+    else:
+        if title not in (None, ""):
+            page.errors.append(ParseError(rel_path, 2, "frontmatter 'title' is not text; using the heading or file name"))
+        m = _H1.search(mask_non_links(page.body)) if "#" in page.body else None
+        if m:
+            page.title = m.group(1).strip()
+    t = fields.get("type")
+    page.type = t.strip() if isinstance(t, str) and t.strip() else None
+    page.aliases = _as_list(fields.get("aliases", fields.get("alias")))
+    page.tags = [t.lstrip("#") for t in _as_list(fields.get("tags", fields.get("tag")))]
+    return page
+
+
+def parse_file(root: Path, rel_path: str) -> ParsedPage:
+    """Read and parse ``root / rel_path``; an unreadable file gives a page
+    with a parse error instead of raising."""
+    full = root / rel_path
+    try:
+        st = full.stat()
+        data = full.read_bytes()
+    except OSError as exc:
+        page = parse_text(rel_path, b"")
+        page.errors.append(ParseError(rel_path, 0, f"cannot read: {exc.strerror or exc}"))
+        return page
+    return parse_text(rel_path, data, st.st_mtime_ns)
+
+
+def read_stat(full: Path) -> tuple[int, int]:
+    """``(size in bytes, mtime in ns)`` of a file, without following links."""
+    st = os.lstat(full)
+    return st.st_size, st.st_mtime_ns

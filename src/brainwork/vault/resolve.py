@@ -1,0 +1,126 @@
+"""Resolve link targets to vault files, following Obsidian's rules.
+
+Order (first that matches wins; docs/vault-format.md):
+
+1. relative to the linking file's folder, for Markdown links (``./x.md``,
+   ``../y.md``) — only while the result stays inside the vault;
+2. vault-relative path (``Projects/Note``), ``.md`` optional;
+3. path suffix (``Projects/Note`` matching ``Work/Projects/Note.md``);
+4. file name (``Note``);
+5. a page's ``aliases`` or ``title``.
+
+Matching is case-insensitive and Unicode NFC-normalised. When several files
+fit, the shortest path wins, then the alphabetically first: deterministic, and
+reported as ``ambiguous``. Non-Markdown files (attachments) are valid targets
+by their full name (``Figure 1.png``). Resolution is pure in-memory work: a
+hostile target (``../../etc/passwd``, NUL, absolute paths) simply resolves to
+nothing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import unicodedata
+from dataclasses import dataclass
+
+
+def norm(text: str) -> str:
+    """Normalisation used for every comparison: NFC, then case-folded."""
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Outcome of resolving one target: ``page`` is the page id (or the
+    attachment's path) or ``None`` for a dead link; ``candidates`` lists every
+    id that fit when there was more than one."""
+
+    page: str | None
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+
+def _pick(cands: list[str]) -> Resolution:
+    if len(cands) == 1:
+        return Resolution(cands[0])
+    ordered = sorted(set(cands), key=lambda c: (c.count("/"), len(c), c))
+    if len(ordered) == 1:
+        return Resolution(ordered[0])
+    return Resolution(ordered[0], tuple(ordered))
+
+
+class Resolver:
+    """Index of link targets over one vault.
+
+    Args:
+        pages: page ids (vault-relative paths without ``.md``).
+        attachments: vault-relative paths of non-Markdown files.
+        names: page id -> extra names (title, aliases) for the last rule.
+    """
+
+    def __init__(self, pages, attachments=(), names: dict[str, list[str]] | None = None):
+        self.by_path: dict[str, str] = {}
+        self.by_base: dict[str, list[str]] = {}
+        self.by_name: dict[str, list[str]] = {}
+        for pid in pages:
+            key = norm(pid)
+            self.by_path[key] = pid
+            self.by_base.setdefault(key.rsplit("/", 1)[-1], []).append(pid)
+        for path in attachments:
+            key = norm(path)
+            self.by_path.setdefault(key, path)
+            self.by_base.setdefault(key.rsplit("/", 1)[-1], []).append(path)
+        for pid, extra in (names or {}).items():
+            for name in extra:
+                if name:
+                    self.by_name.setdefault(norm(name), []).append(pid)
+
+    def _lookup(self, key: str) -> Resolution | None:
+        hit = self.by_path.get(key)
+        if hit is not None:
+            return Resolution(hit)
+        base = key.rsplit("/", 1)[-1]
+        cands = self.by_base.get(base)
+        if not cands:
+            return None
+        if "/" in key:
+            suffix = "/" + key
+            cands = [c for c in cands if norm(c).endswith(suffix)]
+            if not cands:
+                return None
+        return _pick(cands)
+
+    def resolve(self, target: str, source: str | None = None, relative: bool = False) -> Resolution:
+        """Resolve ``target`` as written on page ``source``.
+
+        ``relative`` asks to try the path relative to ``source``'s folder
+        first (Markdown links).
+        """
+        raw = target.strip().replace("\\", "/")
+        if not raw or "\x00" in raw:
+            return Resolution(None)
+        key = norm(raw)
+        if key.endswith(".md"):
+            key = key[:-3]
+        if relative and source is not None:
+            folder = posixpath.dirname(source)
+            joined = posixpath.normpath(posixpath.join(norm(folder), key))
+            if not joined.startswith("../") and joined != "..":
+                hit = self.by_path.get(joined)
+                if hit is not None:
+                    return Resolution(hit)
+        key = key.lstrip("/")
+        while key.startswith("./"):
+            key = key[2:]
+        if not key or key.startswith("../"):
+            return Resolution(None)
+        found = self._lookup(key)
+        if found is not None:
+            return found
+        cands = self.by_name.get(norm(raw))
+        if cands:
+            return _pick(cands)
+        return Resolution(None)
