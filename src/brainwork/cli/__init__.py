@@ -40,8 +40,8 @@ def _register() -> None:
 
     for cmd in graph.COMMANDS:
         cli.add_command(cmd)
-    # Later command families register here (curation, learning loop).
-    for name in ("curate", "learn"):
+    # Later command families register here: check (quality bar), curate (operations), learn (learning loop).
+    for name in ("check", "curate", "learn"):
         try:
             mod = __import__(f"brainwork.cli.{name}", fromlist=["COMMANDS"])
         except ModuleNotFoundError as exc:

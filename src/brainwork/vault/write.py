@@ -1,0 +1,144 @@
+"""Writing into the vault safely.
+
+- :func:`safe_rel_path` turns a wanted vault-relative path into one that is
+  guaranteed to stay inside the vault (no ``..``, no absolute paths, no NUL or
+  control characters, no Windows-reserved names, no hidden segments).
+- :func:`atomic_write` writes through a temporary file in the same folder,
+  fsyncs it and ``os.replace``\\ s it over the target, so a reader sees the old
+  bytes or the new bytes, never a mix.
+- :func:`slugify` and :func:`unique_rel_path` give new pages collision-free
+  file names.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import unicodedata
+from pathlib import Path, PurePosixPath
+
+from brainwork.errors import UnsafePath
+
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+_BAD_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\\]')
+#: Longest file name we create (bytes of UTF-8), below the usual 255 limit.
+MAX_NAME_BYTES = 200
+
+
+def safe_rel_path(rel: str) -> str:
+    """Validate a vault-relative POSIX path for writing and return it NFC-normalised.
+
+    Raises:
+        UnsafePath: empty, absolute, contains ``..``/``.`` segments, NUL or
+            control characters, characters Windows forbids, a reserved device
+            name (``CON``, ``NUL``...), a hidden segment, or a name over
+            :data:`MAX_NAME_BYTES` bytes.
+    """
+    if not isinstance(rel, str) or not rel.strip():
+        raise UnsafePath("empty path")
+    rel = unicodedata.normalize("NFC", rel)
+    if rel.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", rel):
+        raise UnsafePath(f"absolute path not allowed: {rel!r}")
+    parts = PurePosixPath(rel).parts
+    for part in parts:
+        if part in ("", ".", ".."):
+            raise UnsafePath(f"path may not contain '.' or '..' segments: {rel!r}")
+        if _BAD_CHARS.search(part):
+            raise UnsafePath(f"path contains a forbidden character: {rel!r}")
+        if part.startswith("."):
+            raise UnsafePath(f"hidden files and folders are not written: {rel!r}")
+        if part.split(".")[0].lower() in _RESERVED:
+            raise UnsafePath(f"reserved device name in path: {rel!r}")
+        if part != part.strip() or part.endswith("."):
+            raise UnsafePath(f"path segment starts or ends with a space or dot: {rel!r}")
+        if len(part.encode("utf-8")) > MAX_NAME_BYTES:
+            raise UnsafePath(f"file name longer than {MAX_NAME_BYTES} bytes: {rel!r}")
+    return "/".join(parts)
+
+
+def vault_file(root: Path, rel: str) -> Path:
+    """Absolute path of ``rel`` inside ``root``, after :func:`safe_rel_path`
+    and a check that no existing symbolic link leads out of the vault.
+
+    Raises:
+        UnsafePath: as :func:`safe_rel_path`, or the resolved path is outside.
+    """
+    rel = safe_rel_path(rel)
+    root = root.resolve()
+    full = root / rel
+    resolved = full.resolve()
+    if resolved != root and root not in resolved.parents:
+        raise UnsafePath(f"path leads outside the vault: {rel!r}")
+    return full
+
+
+def atomic_write(root: Path, rel: str, data: bytes) -> Path:
+    """Write ``data`` to ``root/rel`` atomically (temp file + fsync + rename).
+
+    Creates missing folders inside the vault. Keeps the old file's permission
+    bits. Returns the absolute path.
+
+    Raises:
+        UnsafePath: ``rel`` is not a safe vault path.
+        OSError: the disk refused; the old file is untouched.
+    """
+    full = vault_file(root, rel)
+    full.parent.mkdir(parents=True, exist_ok=True)
+    mode = None
+    try:
+        mode = full.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=".bw-", suffix=".tmp", dir=full.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, full)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(full.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+    return full
+
+
+def slugify(text: str, max_len: int = 60) -> str:
+    """A lower-case ASCII file-name slug: ``"Renew TLS cert (billing)!"`` ->
+    ``"renew-tls-cert-billing"``; never empty (``"page"``)."""
+    norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", norm.lower()).strip("-")
+    slug = slug[:max_len].rstrip("-")
+    if not slug or slug.split(".")[0] in _RESERVED:
+        slug = f"page-{slug}" if slug else "page"
+    return slug
+
+
+def unique_rel_path(root: Path, folder: str, stem: str, ext: str = ".md") -> str:
+    """``folder/stem.md``, or ``folder/stem-2.md``... the first that does not
+    exist (case-insensitively) in the vault. Validated with :func:`safe_rel_path`."""
+    base = f"{folder.strip('/')}/{stem}" if folder.strip("/") else stem
+    existing = set()
+    parent = root / folder.strip("/") if folder.strip("/") else root
+    if parent.is_dir():
+        existing = {p.name.casefold() for p in parent.iterdir()}
+    n = 1
+    while True:
+        name = f"{stem}{ext}" if n == 1 else f"{stem}-{n}{ext}"
+        if name.casefold() not in existing:
+            candidate = f"{base}{ext}" if n == 1 else f"{base}-{n}{ext}"
+            return safe_rel_path(candidate)
+        n += 1
