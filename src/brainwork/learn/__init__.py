@@ -1,0 +1,1 @@
+"""The learning loop: capture, embeddings, consolidation, rules, doctrine, recall, effect."""

@@ -1,0 +1,1 @@
+"""The Textual workbench. The only package that imports Textual."""

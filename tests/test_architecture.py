@@ -1,0 +1,45 @@
+"""The layering in docs/architecture.md, checked.
+
+- import-linter contracts in pyproject.toml (textual only under tui/, layers
+  vault -> index -> store -> analysis/ops/learn -> tui/cli);
+- only brainwork/store/db.py imports kuzu;
+- importing the non-UI layers does not import Textual at run time.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "brainwork"
+
+
+def test_import_linter_contracts() -> None:
+    exe = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(exe)], cwd=SRC.parents[1], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_only_store_db_imports_kuzu() -> None:
+    importers = sorted(
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if any(
+            line.strip().startswith(("import kuzu", "from kuzu"))
+            for line in p.read_text(encoding="utf-8").splitlines()
+        )
+    )
+    assert importers == ["store/db.py"]
+
+
+def test_core_layers_do_not_import_textual() -> None:
+    code = (
+        "import sys, importlib, pkgutil, brainwork\n"
+        "for m in ['brainwork.vault.parse','brainwork.index.sync','brainwork.store.graph','brainwork.analysis.search',"
+        "'brainwork.cli']:\n"
+        "    importlib.import_module(m)\n"
+        "print('textual' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
