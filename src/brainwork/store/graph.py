@@ -18,7 +18,7 @@ from brainwork.vocabulary import EDGE_NAMES, EDGE_TYPES
 _ARROW = {"STRING": pa.string(), "INT64": pa.int64(), "BOOLEAN": pa.bool_(), "STRING[]": pa.list_(pa.string())}
 PAGE_SCHEMA = pa.schema([(n, _ARROW[t]) for n, t in PAGE_COLUMNS])
 EDGE_SCHEMA = pa.schema([("from", pa.string()), ("to", pa.string())] + [(n, _ARROW[t]) for n, t in EDGE_COLUMNS])
-PAGE_FIELDS = "p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, p.status AS status, p.aliases AS aliases, p.tags AS tags"
+PAGE_FIELDS = "p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, p.status AS status, p.aliases AS aliases, p.tags AS tags, p.created AS created"
 
 
 def _table(rows: list[dict], schema: pa.Schema) -> pa.Table:
@@ -115,7 +115,7 @@ def parse_errors(store: Store) -> list[dict]:
 
 
 def list_pages(store: Store, type_: str | None = None, include_attachments: bool = False) -> list[dict]:
-    """Pages as ``{"id", "path", "kind", "title", "type", "status", "aliases", "tags"}``, by id."""
+    """Pages as ``{"id", "path", "kind", "title", "type", "status", "aliases", "tags", "created"}``, by id."""
     where = [] if include_attachments else ["p.kind = 'page'"]
     params: dict[str, Any] = {}
     if type_ is not None:
@@ -190,37 +190,40 @@ def neighbourhood(store: Store, page_id: str, hops: int = 1) -> list[dict]:
     return rows
 
 
+_EDGE_BY_TABLE = {e.table: e.name for e in EDGE_TYPES}
+
+
 def _one_hop(store: Store, ids: list[str]) -> list[dict]:
-    single = len(ids) == 1
+    """Edges of ``ids`` both ways in two queries (every REL table at once:
+    ``label(r)`` names the edge table, ``label(b)`` tells a page from a
+    ``Missing`` dead-link target)."""
+    params = {"ids": ids}
+    out_q = (
+        "MATCH (a:Page)-[r]->(b) WHERE a.id IN $ids "
+        "RETURN a.id AS via, label(r) AS edge, label(b) AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
+    )
+    in_q = (
+        "MATCH (a:Page)<-[r]-(b:Page) WHERE a.id IN $ids "
+        "RETURN a.id AS via, label(r) AS edge, 'Page' AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
+    )
     rows: list[dict] = []
-    for e in EDGE_TYPES:
-        t = e.table
-        for direction, pattern, target in (
-            ("out", f"(a:Page)-[r:{t}]->(b:Page)", "Page"),
-            ("in", f"(a:Page)<-[r:{t}]-(b:Page)", "Page"),
-            ("out", f"(a:Page)-[r:{t}]->(b:Missing)", "Missing"),
-        ):
-            if single:
-                match, params = pattern.replace("(a:Page)", "(a:Page {id: $id})", 1), {"id": ids[0]}
-                cond = ""
-            else:
-                match, params = pattern, {"ids": ids}
-                cond = " WHERE a.id IN $ids"
-            fields = "b.title AS title, b.type AS type" if target == "Page" else "b.id AS title, NULL AS type"
-            q = f"MATCH {match}{cond} RETURN a.id AS via, b.id AS id, {fields}, count(r) AS count"
-            for r in store.rows(q, params):
-                rows.append(
-                    {
-                        "edge": e.name,
-                        "direction": direction,
-                        "id": r["id"],
-                        "title": r["title"],
-                        "type": r["type"],
-                        "dead": target == "Missing",
-                        "via": r["via"],
-                        "count": r["count"],
-                    }
-                )
+    for direction, q in (("out", out_q), ("in", in_q)):
+        for r in store.rows(q, params):
+            dead = r["kind"] == "Missing"
+            rows.append(
+                {
+                    "edge": _EDGE_BY_TABLE[r["edge"]],
+                    "direction": direction,
+                    "id": r["id"],
+                    "title": r["id"] if dead else r["title"],
+                    "type": None if dead else r["type"],
+                    "dead": dead,
+                    "via": r["via"],
+                    "count": r["count"],
+                }
+            )
+    order = {name: i for i, name in enumerate(EDGE_NAMES)}
+    rows.sort(key=lambda r: (r["via"], order[r["edge"]], r["direction"] != "out", r["dead"], r["id"]))
     return rows
 
 
