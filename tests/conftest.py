@@ -1,0 +1,85 @@
+"""Shared fixtures for the whole suite.
+
+- ``repo_root``: the repository folder.
+- ``corpora``: ``REPO/../shared/corpora`` (CI lays ``shared/`` beside the
+  clone); tests using it are skipped when it is missing. It is READ-ONLY:
+  never index it without ``--store`` / a ``Config`` whose store is in
+  ``tmp_path`` (running as root, missing write bits do not protect it).
+- ``obsidian_help``: the ``obsidian-help-en`` vault inside ``corpora``.
+- ``sample_vault_copy``: a writable copy of ``sample_vault/`` in ``tmp_path``.
+- ``make_vault``: build a small vault in ``tmp_path`` from ``{path: text or bytes}``.
+- ``store``: an open :class:`~brainwork.store.Store` in ``tmp_path`` (closed
+  after the test). One Store per path per process (Kùzu).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CORPORA = REPO_ROOT / ".." / "shared" / "corpora"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    if not CORPORA.is_dir():
+        pytest.skip(f"shared corpora not found at {CORPORA}")
+    return CORPORA.resolve()
+
+
+@pytest.fixture(scope="session")
+def obsidian_help(corpora: Path) -> Path:
+    path = corpora / "obsidian-help-en"
+    if not path.is_dir():
+        pytest.skip(f"corpus not found at {path}")
+    return path
+
+
+@pytest.fixture
+def sample_vault_copy(tmp_path: Path) -> Path:
+    src = REPO_ROOT / "sample_vault"
+    if not src.is_dir():
+        pytest.skip("sample_vault/ not present")
+    dest = tmp_path / "sample_vault"
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".brainwork"))
+    return dest
+
+
+@pytest.fixture
+def make_vault(tmp_path: Path):
+    """``make_vault({"a.md": "text", "img.png": b"..."}) -> Path`` of a new vault."""
+    counter = {"n": 0}
+
+    def make(files: dict[str, str | bytes], name: str | None = None) -> Path:
+        counter["n"] += 1
+        root = tmp_path / (name or f"vault{counter['n']}")
+        root.mkdir(parents=True, exist_ok=True)
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, str):
+                path.write_bytes(content.encode("utf-8"))
+            else:
+                path.write_bytes(content)
+        return root
+
+    return make
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    from brainwork.store import Store
+
+    s = Store(tmp_path / "store")
+    try:
+        yield s
+    finally:
+        s.close()
