@@ -15,12 +15,31 @@ from brainwork.config import Config, load_config
 from brainwork.errors import UserError
 
 
+class OneLineUsageError(click.ClickException):
+    """A usage mistake (bad option value, unknown command) shown as one line."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"brainwork: error: {self.format_message()}", err=True)
+
+
 class BrainworkGroup(click.Group):
-    """A group whose commands turn :class:`UserError` into one line + exit 2."""
+    """A group whose commands turn :class:`UserError` and click's usage
+    errors into one line on stderr + exit 2 (issue 2: no usage dump, no
+    traceback)."""
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            raise OneLineUsageError(exc.format_message()) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise OneLineUsageError(exc.format_message()) from None
         except UserError as exc:
             click.echo(f"brainwork: error: {exc}", err=True)
             ctx.exit(2)

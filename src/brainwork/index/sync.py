@@ -26,7 +26,7 @@ from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.index.scan import scan_vault
-from brainwork.vault.parse import page_id, parse_text
+from brainwork.vault.parse import oversize_page, page_id, parse_text
 from brainwork.vault.resolve import Resolver, norm
 from brainwork.vocabulary import ATTACHMENT_TYPE, EDGES_BY_NAME
 
@@ -128,7 +128,9 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
     t0 = time.perf_counter()
     report = SyncReport()
     files = scan_vault(config.vault, config.ignore_folders, config.store)
-    state = {} if force else graph.index_state(store)
+    state = graph.index_state(store)
+    old_errors = graph.parse_errors(store)
+    scan_errors: list[ParseError] = []  # files skipped before parsing
     total = len(files)
     if progress:
         progress(0, total, "scanning")
@@ -148,12 +150,12 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
         else:
             pid = unicodedata.normalize("NFC", f.rel)
             report.attachments += 1
-        if pid in seen:  # two files differing only in Unicode normalisation
-            report.parse_errors.append(ParseError(f.rel, 0, "another file has the same name after Unicode normalisation; skipped"))
+        if pid in seen:  # e.g. two names differing only in Unicode normalisation
+            scan_errors.append(ParseError(f.rel, 0, f"same page id as another file ({pid!r}); skipped"))
             continue
         seen.add(pid)
         old = state.get(pid)
-        if old and old["path"] == f.rel and old["size"] == f.size and old["mtime_ns"] == f.mtime_ns:
+        if not force and old and old["path"] == f.rel and old["size"] == f.size and old["mtime_ns"] == f.mtime_ns:
             continue
         if not f.is_markdown:
             if old:
@@ -163,15 +165,24 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
                 report.added.append(pid)
             new_rows.append(_attachment_row(f.rel, f.size, f.mtime_ns))
             continue
+        read_error = None
+        big: ParsedPage | None = None  # over max_bytes: hashed, never read whole
         try:
-            data = (config.vault / f.rel).read_bytes()
+            if f.size > max_bytes:
+                big = oversize_page(f.rel, config.vault / f.rel, f.size, f.mtime_ns, max_bytes)
+                data = b""
+            else:
+                data = (config.vault / f.rel).read_bytes()
         except OSError as exc:
-            data = b""
-            report.parse_errors.append(ParseError(f.rel, 0, f"cannot read: {exc.strerror or exc}"))
-        if old and old["path"] == f.rel and old["kind"] == "page" and old["hash"] == hashlib.sha256(data).hexdigest():
+            data, big = b"", None
+            read_error = ParseError(f.rel, 0, f"cannot read: {exc.strerror or exc}")
+        digest = big.hash if big is not None else hashlib.sha256(data).hexdigest()
+        if not force and old and old["path"] == f.rel and old["kind"] == "page" and old["hash"] == digest:
             touched.append((pid, f.mtime_ns))
             continue
-        page = parse_text(f.rel, data, f.mtime_ns, max_bytes)
+        page = big if big is not None else parse_text(f.rel, data, f.mtime_ns, max_bytes)
+        if read_error is not None:
+            page.errors.append(read_error)
         parsed[pid] = page
         if old:
             delete_ids.append(pid)
@@ -216,7 +227,7 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
     missing: set[str] = set()
     for pid in sorted(links_of):
         for link in links_of[pid]:
-            res = resolver.resolve(link.target, pid, relative=link.style == "markdown")
+            res = resolver.resolve(link.target, pid)
             table = EDGES_BY_NAME[link.edge].table
             row = {
                 "file": pid, "line": link.line, "place": link.where, "target": link.target,
@@ -243,11 +254,16 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
         report.edges.setdefault(e, 0)
     report.edges = {e: report.edges[e] for e in EDGES_BY_NAME}
 
-    new_errors: list[ParseError] = []
-    for p in parsed.values():
-        new_errors.extend(p.errors)
-    new_errors.extend(e for e in report.parse_errors if e not in new_errors)
-    if structural or touched or new_errors:
+    # Parse errors: those of unchanged pages stay, re-parsed pages bring
+    # theirs, skipped files are re-checked each run. Rewritten only when the
+    # set differs, so an unchanged vault writes nothing.
+    unchanged = {state[pid]["path"] for pid in seen if pid in state and pid not in parsed}
+    want = [e for e in old_errors if e["path"] in unchanged]
+    want += [asdict(e) for p in parsed.values() for e in p.errors]
+    want += [asdict(e) for e in scan_errors]
+    as_key = lambda e: (e["path"], e["line"], e["message"])  # noqa: E731
+    errors_changed = sorted(map(as_key, want)) != sorted(map(as_key, old_errors))
+    if structural or touched or errors_changed:
         if progress:
             progress(total, total, "writing")
         apply_sync(
@@ -257,8 +273,8 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
             touched=touched,
             edges=edges if structural else None,
             missing=sorted(missing) if structural else None,
-            clear_error_paths=[p.path for p in parsed.values()] + [state[r]["path"] for r in removed],
-            errors=[asdict(e) for e in new_errors],
+            clear_error_paths=sorted({e["path"] for e in old_errors}) if errors_changed else [],
+            errors=want if errors_changed else [],
         )
         report.wrote = True
     report.parse_errors = [ParseError(**r) for r in graph.parse_errors(store)]

@@ -50,6 +50,11 @@ class FrontmatterError(ValueError):
         self.message = message
 
 
+class NotAMapping(FrontmatterError):
+    """Well-formed YAML that is not a mapping (plain text, a list): the
+    leading ``---`` is then a horizontal rule, not a frontmatter fence."""
+
+
 def split_frontmatter(text: str) -> Split:
     """Locate the frontmatter block in ``text`` (BOM already removed)."""
     m = _OPEN.match(text)
@@ -64,6 +69,29 @@ def split_frontmatter(text: str) -> Split:
     return Split(yaml_text, m.end(), close.start(), body_start, body_line)
 
 
+#: PyYAML contexts naming a construct that was opened and never closed; the
+#: problem mark then points past it (often at the end of the block), so the
+#: line where the construct starts is the one to fix.
+_UNCLOSED = ("while scanning a quoted scalar", "while parsing a flow", "while scanning a block scalar")
+
+
+def _locate(exc: yaml.MarkedYAMLError, first_line: int) -> tuple[int, str]:
+    """``(file line, message)`` for a PyYAML error.
+
+    The line is where the problem was noticed, except for an unclosed quote,
+    bracket or brace, where it is the line that opened it (checked in
+    tests/vault/test_frontmatter.py against hand-counted lines).
+    """
+    problem = exc.problem or str(exc)
+    pm, cm = exc.problem_mark, exc.context_mark
+    if cm is not None and exc.context and exc.context.startswith(_UNCLOSED):
+        line = first_line + cm.line
+        where = f"; noticed on line {first_line + pm.line}" if pm is not None else ""
+        return line, f"broken YAML frontmatter: {problem} ({exc.context} that starts on this line{where})"
+    mark = pm or cm
+    return first_line + (mark.line if mark else 0), f"broken YAML frontmatter: {problem}"
+
+
 def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
     """Load a frontmatter block into a dict with text scalars.
 
@@ -71,22 +99,20 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
     opening fence). An empty block gives ``{}``.
 
     Raises:
-        FrontmatterError: the YAML is malformed or not a mapping; its ``line``
-            is the file line of the problem.
+        FrontmatterError: the YAML is malformed; its ``line`` is the file
+            line of the problem.
+        NotAMapping: (a FrontmatterError) the YAML is valid but not a mapping.
     """
     if not yaml_text.strip():
         return {}
     try:
         data = yaml.load(yaml_text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = first_line + (mark.line if mark else 0)
-        problem = exc.problem or str(exc)
-        raise FrontmatterError(line, f"broken YAML frontmatter: {problem}") from None
+        raise FrontmatterError(*_locate(exc, first_line)) from None
     except yaml.YAMLError as exc:
         raise FrontmatterError(first_line, f"broken YAML frontmatter: {exc}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise FrontmatterError(first_line, "frontmatter is not a mapping of keys to values")
+        raise NotAMapping(first_line, "frontmatter is not a mapping of keys to values")
     return data

@@ -117,7 +117,9 @@ def body_links(text: str, body_start: int, body_line: int) -> list[Link]:
     newlines = _line_index(body)
     found: list[tuple[int, Link]] = []
     for m in WIKILINK.finditer(masked):
-        target, heading, label = split_inner(m.group(2))
+        # Found in the masked text, read from the original: a label or heading
+        # may hold inline code (``[[Functions#hasTag|`hasTag`]]``).
+        target, heading, label = split_inner(body[m.start(2) : m.end(2)])
         if not target:
             continue
         start = m.start()
@@ -144,7 +146,7 @@ def body_links(text: str, body_start: int, body_line: int) -> list[Link]:
         for m in MDLINK.finditer(masked):
             if any(a <= m.start() < b for a, b in wiki_spans):
                 continue
-            dest = m.group(3)
+            dest = body[m.start(3) : m.end(3)]
             if dest.startswith("<") and dest.endswith(">"):
                 dest = dest[1:-1]
             if not dest or dest.startswith("#") or dest.startswith("//") or _SCHEME.match(dest):
@@ -164,7 +166,7 @@ def body_links(text: str, body_start: int, body_line: int) -> list[Link]:
                         edge=BODY_EDGE,
                         line=body_line + bisect_right(newlines, m.start()),
                         where="body",
-                        label=m.group(2),
+                        label=body[m.start(2) : m.end(2)],
                         heading=heading,
                         embed=bool(m.group(1)),
                         raw=body[m.start() : m.end()],

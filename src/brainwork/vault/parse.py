@@ -15,11 +15,12 @@ from pathlib import Path
 
 from brainwork.model import ParsedPage, ParseError
 from brainwork.thresholds import MAX_FILE_BYTES
-from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
+from brainwork.vault.frontmatter import FrontmatterError, NotAMapping, Split, parse_yaml, split_frontmatter
 from brainwork.vault.links import body_links, frontmatter_links, mask_non_links
 
 BOM = "\ufeff"
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_TITLE_KEY = re.compile(r"^['\"]?title['\"]?[ \t]*:", re.MULTILINE)
 
 
 def page_id(rel_path: str) -> str:
@@ -43,6 +44,28 @@ def _line_of_offset(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
+def _oversize_error(rel_path: str, size: int, max_bytes: int) -> ParseError:
+    return ParseError(rel_path, 0, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit; not parsed")
+
+
+def oversize_page(rel_path: str, full: Path, size: int, mtime_ns: int, max_bytes: int) -> ParsedPage:
+    """The page for a file over ``max_bytes``, hashed in chunks without
+    reading it into memory: no fields, no links, one parse error.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(full, "rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    pid = page_id(rel_path)
+    page = ParsedPage(
+        id=pid, path=rel_path, title=pid.rsplit("/", 1)[-1], type=None, fields={}, aliases=[], tags=[],
+        body="", body_line=1, hash=digest, size=size, mtime_ns=mtime_ns,
+    )
+    page.errors.append(_oversize_error(rel_path, size, max_bytes))
+    return page
+
+
 def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = MAX_FILE_BYTES) -> ParsedPage:
     """Parse the bytes of the Markdown file at vault-relative ``rel_path``."""
     pid = page_id(rel_path)
@@ -53,7 +76,7 @@ def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = M
         body="", body_line=1, hash=digest, size=len(data), mtime_ns=mtime_ns,
     )
     if len(data) > max_bytes:
-        page.errors.append(ParseError(rel_path, 0, f"file is {len(data):,} bytes, over the {max_bytes:,}-byte limit; not parsed"))
+        page.errors.append(_oversize_error(rel_path, len(data), max_bytes))
         return page
     if b"\x00" in data:
         page.errors.append(ParseError(rel_path, _line_of_offset(data, data.index(b"\x00")), "binary file (NUL byte); not parsed"))
@@ -67,16 +90,21 @@ def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = M
     if text.startswith(BOM):
         text = text[1:]
     split = split_frontmatter(text)
-    page.body_line = split.body_line
-    page.body = text[split.body_start :]
     links = []
     if split.yaml_text is not None:
-        page.has_frontmatter = True
         try:
             page.fields = parse_yaml(split.yaml_text, first_line=text.count("\n", 0, split.yaml_start) + 1)
+        except NotAMapping:
+            # Valid YAML but plain text or a list: the leading ``---`` is a
+            # horizontal rule and the whole file is body (docs/vault-format.md).
+            split = Split(None, 0, 0, 0, 1)
         except FrontmatterError as exc:
             page.errors.append(ParseError(rel_path, exc.line, exc.message))
+    if split.yaml_text is not None:
+        page.has_frontmatter = True
         links.extend(frontmatter_links(text, split.yaml_start, split.yaml_end))
+    page.body_line = split.body_line
+    page.body = text[split.body_start :]
     links.extend(body_links(text, split.body_start, split.body_line))
     page.links = links
     fields = page.fields
@@ -85,7 +113,9 @@ def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = M
         page.title = title.strip()
     else:
         if title not in (None, ""):
-            page.errors.append(ParseError(rel_path, 2, "frontmatter 'title' is not text; using the heading or file name"))
+            m = _TITLE_KEY.search(text, 0, split.yaml_end)
+            line = text.count("\n", 0, m.start()) + 1 if m else 2
+            page.errors.append(ParseError(rel_path, line, "frontmatter 'title' is not text; using the heading or file name"))
         m = _H1.search(mask_non_links(page.body)) if "#" in page.body else None
         if m:
             page.title = m.group(1).strip()

@@ -2,8 +2,11 @@
 
 Order (first that matches wins; docs/vault-format.md):
 
-1. relative to the linking file's folder, for Markdown links (``./x.md``,
-   ``../y.md``) — only while the result stays inside the vault;
+1. relative to the linking file's folder (``x`` next to the source,
+   ``./x.md``, ``../y``), for wikilinks and Markdown links alike — only while
+   the result stays inside the vault. Obsidian does the same: a bare
+   ``[[Security and privacy]]`` written in ``Obsidian Sync/`` means the note in
+   that folder although ``Obsidian Publish/`` has one of the same name;
 2. vault-relative path (``Projects/Note``), ``.md`` optional;
 3. path suffix (``Projects/Note`` matching ``Work/Projects/Note.md``);
 4. file name (``Note``);
@@ -93,11 +96,11 @@ class Resolver:
                 return None
         return _pick(cands)
 
-    def resolve(self, target: str, source: str | None = None, relative: bool = False) -> Resolution:
-        """Resolve ``target`` as written on page ``source``.
+    def resolve(self, target: str, source: str | None = None, relative: bool = True) -> Resolution:
+        """Resolve ``target`` as written on page ``source`` (a page id).
 
-        ``relative`` asks to try the path relative to ``source``'s folder
-        first (Markdown links).
+        With a ``source`` and ``relative`` (the default), the path relative to
+        ``source``'s folder is tried first; a hit there is not ambiguous.
         """
         raw = target.strip().replace("\\", "/")
         if not raw or "\x00" in raw:
