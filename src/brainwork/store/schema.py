@@ -74,3 +74,59 @@ def ddl() -> list[str]:
 #: Tables that hold the store's own history (not derived from the vault).
 #: Later features add their tables here.
 HISTORY_DDL: list[str] = []
+
+# Undo log (brainwork.ops.changeset, queries in store/history.py): one row per
+# reversible operation; ``payload`` is the FileChange list (before/after bytes),
+# zlib-compressed JSON in base64 (Kùzu 0.11.3 takes no bytes parameters).
+HISTORY_DDL.append(
+    "CREATE NODE TABLE IF NOT EXISTS UndoOp(id INT64, token STRING, kind STRING, summary STRING, "
+    "created STRING, reversible BOOLEAN, state STRING, paths STRING[], store_actions STRING, "
+    "details STRING, payload STRING, PRIMARY KEY (id))"
+)
+
+# Embeddings cache (brainwork.learn.embed, queries in store/vectors.py): one row
+# per embedded page, keyed like the page. ``key`` is SHA-256 of the model name,
+# the page type and the embedded text, so only changed text is re-embedded;
+# ``model`` names the embedder that made ``vec``. Vectors live in their own
+# table because a column under an HNSW index cannot be SET (KUZU-NOTES.md).
+# The table's name can alternate with PageVecB when a big change rebuilds an
+# HNSW-indexed table (the current name is in Meta 'vector_table').
+VECTOR_DIM = 384
+VECTOR_TABLES: tuple[str, ...] = ("PageVec", "PageVecB")
+
+
+def vector_table_ddl(name: str) -> str:
+    """CREATE statement of one embeddings table (``name`` in :data:`VECTOR_TABLES`)."""
+    if name not in VECTOR_TABLES:
+        raise ValueError(f"not a vector table: {name!r}")
+    return (
+        f"CREATE NODE TABLE IF NOT EXISTS {name}(id STRING, key STRING, model STRING, type STRING, "
+        f"vec FLOAT[{VECTOR_DIM}], PRIMARY KEY (id))"
+    )
+
+
+HISTORY_DDL.append(vector_table_ddl("PageVec"))
+# Recall hits (brainwork.learn.recall, queries in store/vectors.py): which page
+# recall served, when (ISO UTC), as what ('rule', 'task', 'correction', ...).
+HISTORY_DDL.append(
+    "CREATE NODE TABLE IF NOT EXISTS RecallHit(id SERIAL, page STRING, kind STRING, at STRING, "
+    "query STRING, PRIMARY KEY (id))"
+)
+
+# Consolidation (brainwork.learn.consolidate, queries in store/learning.py):
+# one row per pass: when (ISO UTC), which corrections it read, the clusters it
+# proposed (JSON, the shape of ``brainwork consolidate --json`` clusters) and
+# how many candidate rules it drafted. The newest row tells which corrections
+# are new since the last pass and which cluster each correction is in.
+HISTORY_DDL.append(
+    "CREATE NODE TABLE IF NOT EXISTS ConsolidationPass(id INT64, at STRING, corrections STRING[], "
+    "clusters STRING, candidates_created INT64, PRIMARY KEY (id))"
+)
+# Rejected clusters (brainwork.learn.rules.reject): the corrections a rejected
+# candidate rule was drafted from, with the reason. The rejected rule page
+# (status rejected, its evidence links) is the primary memory; this row keeps
+# the cluster suppressed if that page is later deleted.
+HISTORY_DDL.append(
+    "CREATE NODE TABLE IF NOT EXISTS RejectedCluster(rule STRING, corrections STRING[], reason STRING, "
+    "at STRING, PRIMARY KEY (rule))"
+)

@@ -1,0 +1,570 @@
+"""Apply a set of file changes safely; the undo log; crash recovery.
+
+Every operation that changes the vault ends here (:func:`apply`). The steps:
+
+1. Any interrupted operation from an earlier run is recovered first.
+2. Each path is checked to be a safe vault-relative path
+   (:func:`brainwork.vault.write.safe_rel_path`, no symlink out of the vault,
+   not inside the store folder) and each file's current bytes must equal the
+   change's ``before`` (else :class:`~brainwork.errors.UserError` naming the
+   file, and nothing is written).
+3. A journal holding every file's before and after bytes is written to
+   ``config.store / "journal.json"`` and fsynced.
+4. The files are written one by one, each atomically
+   (:func:`brainwork.vault.write.atomic_write`: temp file, fsync, rename).
+5. Store-only actions (e.g. dismissing a finding) run, and a reversible
+   operation is recorded in the undo log (``UndoOp`` rows,
+   :mod:`brainwork.store.history`).
+6. The journal is deleted and the graph re-indexed
+   (:func:`brainwork.index.sync.sync`).
+
+If the process dies between 3 and 6 (``kill -9`` between two files),
+:func:`recover` at the next start finds the journal and rolls the operation
+forward (writes the remaining files, records it); if some file was changed by
+someone else meanwhile, it rolls back instead and names that file. Undo and
+redo go through the same journal.
+
+Undo refuses (UserError) when any file of the operation no longer has the
+bytes the operation left (someone changed it since): their work is never
+overwritten. Irreversible operations (merge) are applied with the same
+journal but are not recorded, so undo never reaches behind them over the same
+files.
+
+Test hook: with ``BRAINWORK_CRASH_AFTER_FILES=N`` in the environment the
+process SIGKILLs itself right after writing its N-th file (crash tests).
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import hashlib
+import json
+import os
+import signal
+import threading
+import uuid
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+from brainwork.config import Config
+from brainwork.errors import UnsafePath, UserError
+from brainwork.store import Store
+from brainwork.store import history as undo_log
+from brainwork.vault.write import atomic_write, safe_rel_path, vault_file
+
+JOURNAL = "journal.json"
+CRASH_ENV = "BRAINWORK_CRASH_AFTER_FILES"
+
+_lock = threading.RLock()
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's change.
+
+    ``path`` is vault-relative POSIX; ``before`` the bytes the file must have
+    now (``None``: it must not exist); ``after`` the bytes it gets (``None``:
+    it is deleted).
+    """
+
+    path: str
+    before: bytes | None
+    after: bytes | None
+
+    def reverse(self) -> "FileChange":
+        return FileChange(self.path, self.after, self.before)
+
+
+@dataclass
+class Operation:
+    """One applied operation, as kept in the undo log.
+
+    ``id`` counts from 1 (0 for an irreversible operation, which is not
+    recorded); ``kind`` e.g. ``"rename"``; ``summary`` one line for people;
+    ``created`` ISO 8601 UTC; ``state`` ``'done'`` or ``'undone'``;
+    ``store_actions`` reversible store-only actions (``{"do": name, ...}``,
+    see :func:`register_store_action`); ``paths`` the files touched (always
+    filled); ``changes`` the before/after bytes (empty when listed by
+    :func:`history` without ``with_changes``); ``details`` what the operation
+    reported (e.g. ``{"links_rewritten": 12}``).
+    """
+
+    id: int
+    kind: str
+    summary: str
+    changes: list[FileChange]
+    created: str
+    reversible: bool
+    state: str
+    store_actions: list[dict] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    def diff(self, context: int = 2) -> list[tuple[str, str]]:
+        """``[(path, unified diff text)]`` from before to after, for the undo
+        log pane and ``brainwork log --diff``. Needs ``changes`` loaded;
+        non-UTF-8 files show one line saying so."""
+        out = []
+        for c in self.changes:
+            try:
+                a = (c.before or b"").decode("utf-8").splitlines(keepends=True)
+                b = (c.after or b"").decode("utf-8").splitlines(keepends=True)
+            except UnicodeDecodeError:
+                out.append((c.path, "(binary file changed)\n"))
+                continue
+            name_a = c.path if c.before is not None else "/dev/null"
+            name_b = c.path if c.after is not None else "/dev/null"
+            out.append((c.path, "".join(difflib.unified_diff(a, b, name_a, name_b, n=context))))
+        return out
+
+
+# -- store-only actions -------------------------------------------------------
+#: name -> (do(store, action), undo(store, action))
+_STORE_ACTIONS: dict[str, tuple[Callable[[Store, dict], None], Callable[[Store, dict], None]]] = {}
+
+
+def register_store_action(name: str, do: Callable[[Store, dict], None], undo: Callable[[Store, dict], None]) -> None:
+    """Make ``{"do": name, ...}`` usable in ``store_actions``. Both callables
+    get the store and the action dict and must be idempotent (recovery may
+    run them twice)."""
+    _STORE_ACTIONS[name] = (do, undo)
+
+
+def _dismissals():
+    try:
+        from brainwork.store import dismissals
+    except ImportError as exc:  # pragma: no cover - the quality bar's module is missing
+        raise UserError(f"dismissing findings is not available: {exc}") from None
+    return dismissals
+
+
+register_store_action(
+    "dismiss",
+    lambda store, a: _dismissals().dismiss(store, a["key"], a.get("reason") or ""),
+    lambda store, a: _dismissals().undismiss(store, a["key"]),
+)
+register_store_action(
+    "undismiss",
+    lambda store, a: _dismissals().undismiss(store, a["key"]),
+    lambda store, a: _dismissals().dismiss(store, a["key"], a.get("reason") or ""),
+)
+
+
+def _run_actions(store: Store, actions: Iterable[dict], undo: bool) -> None:
+    actions = list(actions)
+    for action in reversed(actions) if undo else actions:
+        name = action.get("do")
+        if name not in _STORE_ACTIONS:
+            raise UserError(f"unknown store action {name!r}")
+        do_fn, undo_fn = _STORE_ACTIONS[name]
+        (undo_fn if undo else do_fn)(store, action)
+
+
+# -- encoding -----------------------------------------------------------------
+def _b64(data: bytes | None) -> str | None:
+    return None if data is None else base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: str | None) -> bytes | None:
+    return None if text is None else base64.b64decode(text)
+
+
+def _changes_json(changes: list[FileChange]) -> list[dict]:
+    return [{"path": c.path, "before": _b64(c.before), "after": _b64(c.after)} for c in changes]
+
+
+def _changes_from_json(items: list[dict]) -> list[FileChange]:
+    return [FileChange(i["path"], _unb64(i["before"]), _unb64(i["after"])) for i in items]
+
+
+def encode_changes(changes: list[FileChange]) -> str:
+    """The undo log's payload: JSON, zlib level 1, base64 (text)."""
+    raw = json.dumps(_changes_json(changes), separators=(",", ":")).encode("ascii")
+    return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
+
+
+def decode_changes(payload: str) -> list[FileChange]:
+    return _changes_from_json(json.loads(zlib.decompress(base64.b64decode(payload))))
+
+
+# -- files ---------------------------------------------------------------------
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _full(config: Config, rel: str) -> Path:
+    full = vault_file(config.vault, rel)
+    store = config.store.resolve()
+    resolved = full.resolve()
+    if resolved == store or store in resolved.parents:
+        raise UnsafePath(f"path lies in the store folder, not the vault: {rel!r}")
+    return full
+
+
+def _read(full: Path) -> bytes | None:
+    try:
+        return full.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise UserError(f"{full} is a folder, not a file") from None
+
+
+class _CrashHook:
+    """Counts written files; SIGKILLs the process after N when
+    ``BRAINWORK_CRASH_AFTER_FILES=N`` (crash tests only)."""
+
+    def __init__(self) -> None:
+        value = os.environ.get(CRASH_ENV)
+        self.limit = int(value) if value and value.isdigit() else None
+        self.count = 0
+
+    def wrote(self) -> None:
+        self.count += 1
+        if self.limit is not None and self.count >= self.limit:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_file(config: Config, change: FileChange) -> None:
+    if change.after is None:
+        full = _full(config, change.path)
+        try:
+            os.unlink(full)
+        except FileNotFoundError:
+            pass
+        _fsync_dir(full.parent)
+    else:
+        atomic_write(config.vault, change.path, change.after)
+
+
+def _normalise(config: Config, changes: Iterable[FileChange]) -> list[FileChange]:
+    out: list[FileChange] = []
+    seen: set[str] = set()
+    for c in changes:
+        rel = safe_rel_path(c.path)
+        if rel.casefold() in seen:
+            raise UserError(f"the operation changes {rel!r} twice")
+        seen.add(rel.casefold())
+        _full(config, rel)
+        if c.before == c.after:
+            continue
+        out.append(FileChange(rel, c.before, c.after))
+    return out
+
+
+def _first_mismatch(config: Config, changes: list[FileChange]) -> str | None:
+    """``"<path> was changed"`` for the first file whose bytes are not its
+    ``before``, else None."""
+    for c in changes:
+        have = _read(_full(config, c.path))
+        if have != c.before:
+            if c.before is None:
+                return f"{c.path} now exists"
+            return f"{c.path} {'was deleted' if have is None else 'was changed'}"
+    return None
+
+
+# -- journal -------------------------------------------------------------------
+def _journal_path(config: Config) -> Path:
+    return config.store / JOURNAL
+
+
+def _write_journal(config: Config, data: dict) -> None:
+    config.store.mkdir(parents=True, exist_ok=True)
+    path = _journal_path(config)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", encoding="ascii") as fh:
+        json.dump(data, fh, separators=(",", ":"))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(config.store)
+
+
+def _clear_journal(config: Config) -> None:
+    try:
+        os.unlink(_journal_path(config))
+    except FileNotFoundError:
+        return
+    _fsync_dir(config.store)
+
+
+def _sync(config: Config, store: Store, paths: list[str]) -> None:
+    from brainwork.index.sync import sync
+
+    sync(config, store)
+
+
+def _finish(config: Config, store: Store, journal: dict, changes: list[FileChange]) -> Operation | None:
+    """Step 5 for a journal whose files are all written: store actions and
+    the undo-log record (idempotent: recovery may call it again)."""
+    action = journal["action"]
+    kind = journal["kind"]
+    if action == "apply":
+        recorded = undo_log.by_token(store, journal["token"])
+        if recorded is not None:
+            return _op_from_row(recorded, changes)
+        _run_actions(store, journal["store_actions"], undo=False)
+        if not journal["reversible"]:
+            return Operation(0, kind, journal["summary"], changes, journal["created"], False, "done",
+                             journal["store_actions"], [c.path for c in changes], journal["details"])
+        with store.write():
+            undo_log.drop_undone(store)
+            op_id = undo_log.next_id(store)
+            row = {
+                "id": op_id, "token": journal["token"], "kind": kind, "summary": journal["summary"],
+                "created": journal["created"], "reversible": True, "state": "done",
+                "paths": [c.path for c in changes],
+                "store_actions": json.dumps(journal["store_actions"], ensure_ascii=False),
+                "details": json.dumps(journal["details"], ensure_ascii=False),
+                "payload": encode_changes(changes),
+            }
+            undo_log.insert(store, row)
+        return _op_from_row(row, changes)
+    # undo / redo of a recorded operation
+    op_id = journal["op_id"]
+    row = undo_log.get(store, op_id)
+    target_state = "undone" if action == "undo" else "done"
+    if row is None:
+        return None
+    if row["state"] != target_state:
+        _run_actions(store, json.loads(row["store_actions"] or "[]"), undo=action == "undo")
+        undo_log.set_state(store, op_id, target_state)
+        row["state"] = target_state
+    return _op_from_row(row, decode_changes(row["payload"]))
+
+
+def _op_from_row(row: dict, changes: list[FileChange] | None) -> Operation:
+    actions = row.get("store_actions")
+    details = row.get("details")
+    return Operation(
+        id=int(row["id"]),
+        kind=row["kind"],
+        summary=row["summary"],
+        changes=changes or [],
+        created=row["created"],
+        reversible=bool(row["reversible"]),
+        state=row["state"],
+        store_actions=json.loads(actions) if isinstance(actions, str) else list(actions or []),
+        paths=list(row.get("paths") or []),
+        details=json.loads(details) if isinstance(details, str) and details else dict(details or {}),
+    )
+
+
+def _run(config: Config, store: Store, journal: dict, changes: list[FileChange]) -> Operation | None:
+    _write_journal(config, {**journal, "changes": _changes_json(changes)})
+    hook = _CrashHook()
+    for c in changes:
+        _write_file(config, c)
+        hook.wrote()
+    op = _finish(config, store, journal, changes)
+    _clear_journal(config)
+    _sync(config, store, [c.path for c in changes])
+    return op
+
+
+# -- public API ----------------------------------------------------------------
+def apply(
+    config: Config,
+    store: Store,
+    kind: str,
+    summary: str,
+    changes: list[FileChange],
+    *,
+    reversible: bool = True,
+    store_actions: Iterable[dict] = (),
+    details: dict | None = None,
+) -> Operation:
+    """Apply ``changes`` (and ``store_actions``) as one operation; see the
+    module doc for the steps. Returns the :class:`Operation` (``id`` 0 when
+    not reversible, hence not recorded).
+
+    Raises:
+        UnsafePath: a path is not a safe vault path.
+        UserError: a file's bytes differ from ``before`` (names the file), the
+            same file appears twice, or there is nothing to change.
+    """
+    actions = [dict(a) for a in store_actions]
+    with _lock:
+        recover(config, store)
+        changes = _normalise(config, changes)
+        if not changes and not actions:
+            raise UserError(f"{kind}: nothing to change")
+        problem = _first_mismatch(config, changes)
+        if problem:
+            raise UserError(f"{kind}: {problem} since the operation was planned; nothing was written (run it again)")
+        for a in actions:
+            if a.get("do") not in _STORE_ACTIONS:
+                raise UserError(f"unknown store action {a.get('do')!r}")
+        journal = {
+            "token": uuid.uuid4().hex, "action": "apply", "kind": kind, "summary": summary,
+            "created": _now(), "reversible": bool(reversible), "store_actions": actions,
+            "details": details or {}, "op_id": None,
+        }
+        op = _run(config, store, journal, changes)
+        assert op is not None
+        return op
+
+
+def undo(config: Config, store: Store) -> Operation:
+    """Undo the newest done operation: its files get their ``before`` bytes
+    back and its store actions are reversed. Returns it (state 'undone').
+
+    Raises:
+        UserError: nothing to undo, or a file was changed since the operation
+            (message names the file; nothing is written).
+    """
+    return _step(config, store, "undo")
+
+
+def redo(config: Config, store: Store) -> Operation:
+    """Redo the most recently undone operation (only possible until a new
+    operation is applied). Returns it (state 'done').
+
+    Raises:
+        UserError: nothing to redo, or a file was changed since the undo.
+    """
+    return _step(config, store, "redo")
+
+
+def _step(config: Config, store: Store, action: str) -> Operation:
+    with _lock:
+        recover(config, store)
+        row = undo_log.latest(store, "done" if action == "undo" else "undone")
+        if row is None:
+            raise UserError(f"nothing to {action}")
+        full = undo_log.get(store, row["id"])
+        changes = decode_changes(full["payload"])
+        if action == "undo":
+            changes = [c.reverse() for c in reversed(changes)]
+        label = f"{row['kind']} #{row['id']} ({row['summary']})"
+        problem = _first_mismatch(config, changes)
+        if problem:
+            since = "it was applied" if action == "undo" else "it was undone"
+            raise UserError(
+                f"cannot {action} {label}: {problem} since {since}; refusing to overwrite that change"
+            )
+        journal = {
+            "token": uuid.uuid4().hex, "action": action, "kind": row["kind"], "summary": row["summary"],
+            "created": _now(), "reversible": True, "store_actions": [], "details": {}, "op_id": row["id"],
+        }
+        op = _run(config, store, journal, changes)
+        assert op is not None
+        return op
+
+
+def history(store: Store, limit: int | None = None, with_changes: bool = False) -> list[Operation]:
+    """The undo log, newest first (at most ``limit``). ``changes`` is loaded
+    only with ``with_changes``; ``paths`` is always filled."""
+    out = []
+    for row in undo_log.listing(store, limit):
+        changes = None
+        if with_changes:
+            full = undo_log.get(store, row["id"])
+            changes = decode_changes(full["payload"]) if full else None
+        out.append(_op_from_row(row, changes))
+    return out
+
+
+def get_operation(store: Store, op_id: int) -> Operation | None:
+    """One recorded operation with its changes, or None."""
+    row = undo_log.get(store, op_id)
+    return None if row is None else _op_from_row(row, decode_changes(row["payload"]))
+
+
+def can_undo(store: Store) -> Operation | None:
+    """The operation :func:`undo` would undo (without changes), or None."""
+    row = undo_log.latest(store, "done")
+    return None if row is None else _op_from_row(row, None)
+
+
+def can_redo(store: Store) -> Operation | None:
+    """The operation :func:`redo` would redo (without changes), or None."""
+    row = undo_log.latest(store, "undone")
+    return None if row is None else _op_from_row(row, None)
+
+
+def pending_journal(config: Config) -> bool:
+    """True when an interrupted operation waits for :func:`recover`."""
+    return _journal_path(config).exists()
+
+
+def recover(config: Config, store: Store) -> str | None:
+    """Finish or roll back an operation interrupted by a crash.
+
+    Call when a command opens the store or the workbench starts (cheap: one
+    ``stat`` when there is no journal). Returns a one-line description of
+    what was done, or None when there was nothing to recover.
+
+    Rolls forward when every file has either its before or its after bytes;
+    if some file has neither (changed by someone else meanwhile), rolls the
+    others back to their before bytes, leaves that file alone and says so.
+    """
+    path = _journal_path(config)
+    if not path.exists():
+        return None
+    with _lock:
+        try:
+            journal = json.loads(path.read_text(encoding="ascii"))
+            changes = _changes_from_json(journal["changes"])
+        except (OSError, ValueError, KeyError) as exc:
+            # The journal is written to a temp file and renamed, so a torn
+            # journal means the crash came before any vault file changed.
+            _clear_journal(config)
+            return f"discarded an unreadable operation journal ({exc}); no file had been changed"
+        state = []
+        for c in changes:
+            have = _read(_full(config, c.path))
+            state.append("after" if have == c.after else "before" if have == c.before else "foreign")
+        what = f"{journal['action']} of {journal['kind']} ({journal['summary']})"
+        foreign = [c.path for c, s in zip(changes, state) if s == "foreign"]
+        if not foreign:
+            for c, s in zip(changes, state):
+                if s == "before":
+                    _write_file(config, c)
+            _finish(config, store, journal, changes)
+            _clear_journal(config)
+            _sync(config, store, [c.path for c in changes])
+            return f"completed an interrupted {what}: {len(changes)} file(s)"
+        for c, s in zip(changes, state):
+            if s == "after":
+                _write_file(config, c.reverse())
+        _clear_journal(config)
+        _sync(config, store, [c.path for c in changes])
+        return (
+            f"rolled back an interrupted {what}: {', '.join(foreign)} changed meanwhile and "
+            "was left as it is"
+        )
+
+
+def file_hash(data: bytes | None) -> str | None:
+    """SHA-256 hex of ``data`` (None for a missing file)."""
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def read_current(config: Config, rel: str) -> bytes | None:
+    """The current bytes of vault file ``rel`` (None if missing), after the
+    path checks every operation makes.
+
+    Raises:
+        UnsafePath: ``rel`` is not a safe vault path.
+    """
+    return _read(_full(config, safe_rel_path(rel)))
+

@@ -1,0 +1,81 @@
+"""The undo log's queries (table ``UndoOp`` in :mod:`brainwork.store.schema`).
+
+One row per reversible operation, newest has the highest ``id``. Columns:
+``id`` (1, 2, ...), ``token`` (the journal's uuid, so crash recovery can tell
+whether an operation was already recorded), ``kind``, ``summary``,
+``created`` (ISO 8601 UTC), ``reversible``, ``state`` (``'done'`` |
+``'undone'``), ``paths`` (vault-relative files touched), ``store_actions``
+and ``details`` (JSON text) and ``payload`` (the encoded before/after bytes;
+encoding owned by :mod:`brainwork.ops.changeset`).
+
+This is store history, not derived data: a rebuild of the graph keeps it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brainwork.store.db import Store
+
+_META = (
+    "o.id AS id, o.token AS token, o.kind AS kind, o.summary AS summary, o.created AS created, "
+    "o.reversible AS reversible, o.state AS state, o.paths AS paths, o.store_actions AS store_actions, "
+    "o.details AS details"
+)
+
+
+def next_id(store: Store) -> int:
+    """One more than the highest operation id (1 for an empty log)."""
+    return int(store.scalar("MATCH (o:UndoOp) RETURN coalesce(max(o.id), 0)") or 0) + 1
+
+
+def insert(store: Store, row: dict[str, Any]) -> None:
+    """Insert one operation; ``row`` has every column (see the module doc)."""
+    store.execute(
+        "CREATE (:UndoOp {id: $id, token: $token, kind: $kind, summary: $summary, created: $created, "
+        "reversible: $reversible, state: $state, paths: $paths, store_actions: $store_actions, "
+        "details: $details, payload: $payload})",
+        {k: row[k] for k in ("id", "token", "kind", "summary", "created", "reversible", "state", "paths", "store_actions", "details", "payload")},
+    )
+
+
+def set_state(store: Store, op_id: int, state: str) -> None:
+    """Set one operation's state (``'done'`` or ``'undone'``)."""
+    store.execute("MATCH (o:UndoOp {id: $id}) SET o.state = $state", {"id": op_id, "state": state})
+
+
+def drop_undone(store: Store) -> int:
+    """Delete every undone operation (a new operation clears the redo
+    stack); returns how many."""
+    n = store.scalar("MATCH (o:UndoOp) WHERE o.state = 'undone' RETURN count(o)") or 0
+    if n:
+        store.execute("MATCH (o:UndoOp) WHERE o.state = 'undone' DELETE o")
+    return int(n)
+
+
+def by_token(store: Store, token: str) -> dict | None:
+    """The operation recorded from journal ``token`` (metadata only), or None."""
+    rows = store.rows(f"MATCH (o:UndoOp) WHERE o.token = $t RETURN {_META}", {"t": token})
+    return rows[0] if rows else None
+
+
+def latest(store: Store, state: str) -> dict | None:
+    """The newest operation in ``state`` 'done', or for 'undone' the oldest
+    undone one (the next to redo); metadata only."""
+    order = "DESC" if state == "done" else "ASC"
+    rows = store.rows(
+        f"MATCH (o:UndoOp) WHERE o.state = $s RETURN {_META} ORDER BY o.id {order} LIMIT 1", {"s": state}
+    )
+    return rows[0] if rows else None
+
+
+def listing(store: Store, limit: int | None = None) -> list[dict]:
+    """Operations newest first (metadata only, no payload)."""
+    lim = f" LIMIT {int(limit)}" if limit else ""
+    return store.rows(f"MATCH (o:UndoOp) RETURN {_META} ORDER BY o.id DESC{lim}")
+
+
+def get(store: Store, op_id: int) -> dict | None:
+    """One operation with its ``payload``, or None."""
+    rows = store.rows(f"MATCH (o:UndoOp {{id: $id}}) RETURN {_META}, o.payload AS payload", {"id": op_id})
+    return rows[0] if rows else None
