@@ -72,24 +72,31 @@ def split_frontmatter(text: str) -> Split:
 #: PyYAML contexts naming a construct that was opened and never closed; the
 #: problem mark then points past it (often at the end of the block), so the
 #: line where the construct starts is the one to fix.
-_UNCLOSED = ("while scanning a quoted scalar", "while parsing a flow", "while scanning a block scalar")
+_UNCLOSED = (
+    "while scanning a quoted scalar",
+    "while parsing a flow sequence",
+    "while parsing a flow mapping",
+    "while scanning a block scalar",
+)
 
 
-def _locate(exc: yaml.MarkedYAMLError, first_line: int) -> tuple[int, str]:
+def _locate(exc: yaml.MarkedYAMLError, yaml_text: str, first_line: int) -> tuple[int, str]:
     """``(file line, message)`` for a PyYAML error.
 
     The line is where the problem was noticed, except for an unclosed quote,
-    bracket or brace, where it is the line that opened it (checked in
+    bracket or brace, where it is the line that opened it; a problem noticed
+    at the end of the block is put on its last non-blank line (checked in
     tests/vault/test_frontmatter.py against hand-counted lines).
     """
     problem = exc.problem or str(exc)
+    last = max(len(yaml_text.rstrip().split("\n")) - 1, 0)  # 0-based last non-blank line
     pm, cm = exc.problem_mark, exc.context_mark
     if cm is not None and exc.context and exc.context.startswith(_UNCLOSED):
-        line = first_line + cm.line
-        where = f"; noticed on line {first_line + pm.line}" if pm is not None else ""
+        line = first_line + min(cm.line, last)
+        where = f"; noticed on line {first_line + min(pm.line, last)}" if pm is not None else ""
         return line, f"broken YAML frontmatter: {problem} ({exc.context} that starts on this line{where})"
     mark = pm or cm
-    return first_line + (mark.line if mark else 0), f"broken YAML frontmatter: {problem}"
+    return first_line + min(mark.line if mark else 0, last), f"broken YAML frontmatter: {problem}"
 
 
 def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
@@ -108,7 +115,7 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
     try:
         data = yaml.load(yaml_text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        raise FrontmatterError(*_locate(exc, first_line)) from None
+        raise FrontmatterError(*_locate(exc, yaml_text, first_line)) from None
     except yaml.YAMLError as exc:
         raise FrontmatterError(first_line, f"broken YAML frontmatter: {exc}") from None
     if data is None:
