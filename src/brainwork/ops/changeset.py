@@ -11,7 +11,9 @@ Every operation that changes the vault ends here (:func:`apply`). The steps:
 3. A journal holding every file's before and after bytes is written to
    ``config.store / "journal.json"`` and fsynced.
 4. The files are written one by one, each atomically
-   (:func:`brainwork.vault.write.atomic_write`: temp file, fsync, rename).
+   (:func:`brainwork.vault.write.atomic_write`: temp file, rename), then
+   made durable together (one ``sync()``; per-file fsyncs cost ~8 ms each
+   here, the journal covers the window).
 5. Store-only actions (e.g. dismissing a finding) run, and a reversible
    operation is recorded in the undo log (``UndoOp`` rows,
    :mod:`brainwork.store.history`).
@@ -243,15 +245,23 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _write_file(config: Config, change: FileChange) -> None:
+    """Write or delete one file, atomically for readers but without fsync:
+    :func:`_durable` makes all of an operation's files durable at once
+    (one fsync per file costs ~8 ms here, 8 s for a 1,000-file rename),
+    while the fsynced journal covers a crash in between."""
     if change.after is None:
         full = _full(config, change.path)
         try:
             os.unlink(full)
         except FileNotFoundError:
             pass
-        _fsync_dir(full.parent)
     else:
-        atomic_write(config.vault, change.path, change.after)
+        atomic_write(config.vault, change.path, change.after, fsync=False)
+
+
+def _durable() -> None:
+    """Flush written files to disk before the journal is removed."""
+    os.sync()
 
 
 def _normalise(config: Config, changes: Iterable[FileChange]) -> list[FileChange]:
@@ -374,6 +384,7 @@ def _run(config: Config, store: Store, journal: dict, changes: list[FileChange])
     for c in changes:
         _write_file(config, c)
         hook.wrote()
+    _durable()
     op = _finish(config, store, journal, changes)
     _clear_journal(config)
     _sync(config, store, [c.path for c in changes])
@@ -539,6 +550,7 @@ def recover(config: Config, store: Store) -> str | None:
             for c, s in zip(changes, state):
                 if s == "before":
                     _write_file(config, c)
+            _durable()
             _finish(config, store, journal, changes)
             _clear_journal(config)
             _sync(config, store, [c.path for c in changes])
@@ -546,6 +558,7 @@ def recover(config: Config, store: Store) -> str | None:
         for c, s in zip(changes, state):
             if s == "after":
                 _write_file(config, c.reverse())
+        _durable()
         _clear_journal(config)
         _sync(config, store, [c.path for c in changes])
         return (
