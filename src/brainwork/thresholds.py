@@ -39,6 +39,14 @@ class Thresholds:
     - ``doctrine_budget_tokens``: default size budget of the doctrine block
       (tokens, estimated as characters / 4).
     - ``recall_budget_chars``: default size of a recall answer (characters).
+    - ``vector_index_min_rows``: from this many embedded pages on, vector
+      search uses Kùzu's HNSW index; below, brute force is faster (rows;
+      brute force measured ~2.8 ms at 10k and ~17 ms at 50k rows, HNSW
+      ~3.3 ms at 10k; building the index ~2 s per 1,000 rows; issue 4).
+    - ``recall_min_similarity``: a prior task joins a recall answer only if
+      its combined score (cosine + title/tag overlap bonus) reaches this
+      (0..1; tuned on sample_vault/ with all-MiniLM-L6-v2, issue 4 §6).
+    - ``recall_tasks``: at most this many prior tasks in a recall answer.
     """
 
     max_file_bytes: int = MAX_FILE_BYTES
@@ -52,6 +60,9 @@ class Thresholds:
     rule_stale_days: int = 60
     doctrine_budget_tokens: int = 1500
     recall_budget_chars: int = 4000
+    vector_index_min_rows: int = 50_000
+    recall_min_similarity: float = 0.35
+    recall_tasks: int = 5
 
     def with_overrides(self, values: dict[str, object]) -> "Thresholds":
         """Return a copy with ``values`` applied.

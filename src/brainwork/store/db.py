@@ -125,6 +125,20 @@ class Store:
         result.close()
         return out
 
+    def arrow(self, query: str, params: dict[str, Any] | None = None):
+        """Like :meth:`execute` but the result is one ``pyarrow.Table`` (fast
+        for many rows or FLOAT[384] columns, e.g. every embedding at once)."""
+        params = params or {}
+        names = query_params(query)
+        if names != set(params):
+            raise ValueError(
+                f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
+            )
+        result = self._conn().execute(query, params)
+        table = result.get_as_arrow()
+        result.close()
+        return table
+
     def scalar(self, query: str, params: dict[str, Any] | None = None) -> Any:
         rows = self.execute(query, params)
         return rows[0][0] if rows else None
@@ -149,6 +163,14 @@ class Store:
                 raise
             else:
                 conn.execute("COMMIT")
+
+    @contextmanager
+    def exclusive(self) -> Iterator["Store"]:
+        """Hold the writer lock without opening a transaction, for statements
+        Kùzu runs only in auto-transaction mode (``CREATE_VECTOR_INDEX``,
+        ``DROP TABLE``); each statement inside commits on its own."""
+        with self._write_lock:
+            yield self
 
     def copy(self, table: str, data, pair: tuple[str, str] | None = None) -> None:
         """Bulk-load a ``pyarrow.Table`` into ``table`` (``COPY FROM``).

