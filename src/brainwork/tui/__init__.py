@@ -1,1 +1,5 @@
-"""The Textual workbench. The only package that imports Textual."""
+"""The Textual workbench (``brainwork open``): the only package importing Textual.
+
+See :mod:`brainwork.tui.app` for the frame and :mod:`brainwork.tui.panes`
+for how panes are registered.
+"""

@@ -1,0 +1,330 @@
+"""The workbench: ``brainwork open`` runs :class:`BrainworkApp`.
+
+The app is a frame: it owns the store (:class:`StoreHandle`, opened once),
+app-wide state (page list, counts, background work, theme) and the panes
+(:mod:`brainwork.tui.panes`, one Textual mode each). Panes live in
+``tui/screens/``, widgets in ``tui/widgets/``, modals in ``tui/modals/``,
+palette commands in :mod:`brainwork.tui.commands`, themes in
+:mod:`brainwork.tui.themes`.
+
+Start-up: themes are registered, the first pane is shown, then a worker
+opens the store; once open, the page list is read (fast first paint on an
+indexed vault) while another worker syncs the vault with progress in the
+status bar. The UI answers keys throughout.
+
+Worker failures — of the app's workers and of every pane's (see
+:class:`~brainwork.tui.screens.base.PaneScreen`) — are reported in one
+place, :meth:`BrainworkApp.on_worker_state_changed`: a busy store or another
+:class:`~brainwork.errors.UserError` becomes one clear notification, a bug a
+notification plus a traceback in the Textual log; the app keeps running.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from functools import partial
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+from textual.signal import Signal
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from brainwork.analysis.search import PageSearch
+from brainwork.config import Config
+from brainwork.errors import StoreBusy, UserError
+from brainwork.index.sync import sync
+from brainwork.store import graph
+from brainwork.tui.commands import AppCommands, PageCommands
+from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, VaultLoaded
+from brainwork.tui.modals.help import HelpScreen
+from brainwork.tui.modals.parse_errors import ParseErrorsScreen
+from brainwork.tui.panes import PANES, Pane
+from brainwork.tui.store_access import StoreHandle, StoreUnavailable
+from brainwork.tui.themes import DEFAULT_THEME, load_themes, theme_folders
+
+#: Progress messages from the indexer are coalesced to at most one per this
+#: many seconds (the status bar need not redraw for every file).
+PROGRESS_INTERVAL = 0.1
+
+
+class IndexCancelled(Exception):
+    """Raised inside the sync's progress callback when its worker was
+    cancelled; sync writes only at its end, so stopping early writes nothing."""
+
+
+class BrainworkApp(App[None]):
+    """The workbench on one vault.
+
+    Args:
+        config: the vault's configuration (see :func:`brainwork.config.load_config`).
+        index_on_start: sync the vault in a worker at start-up (default True).
+        panes: the pane registry (default :data:`brainwork.tui.panes.PANES`).
+    """
+
+    TITLE = "brainwork"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    COMMANDS = {AppCommands, PageCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", tooltip="Leave the workbench"),
+        Binding("question_mark", "help", "Help", tooltip="Every key binding of the app and this pane"),
+        Binding("t", "change_theme", "Theme", tooltip="Pick a theme"),
+        Binding("u", "undo", "Undo", tooltip="Undo the last operation"),
+        Binding("ctrl+r", "reindex", "Re-index", tooltip="Sync the vault into the store now"),
+        *(
+            Binding(p.key, f"switch_pane('{p.id}')", f"Show pane {p.title}", show=False)
+            for p in PANES
+        ),
+    ]
+
+    #: Counts as :func:`brainwork.store.graph.counts` returns (None until read).
+    counts: reactive[dict | None] = reactive(None, init=False)
+    #: Background work shown in the status bar: (label, done, total) or None.
+    background: reactive[tuple[str, int, int] | None] = reactive(None, init=False)
+    #: Why the store cannot be used ("" when it can).
+    store_error: reactive[str] = reactive("", init=False)
+
+    def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES):
+        super().__init__()
+        self.config = config
+        self.panes = panes
+        self.index_on_start = index_on_start
+        self.store = StoreHandle(config)
+        #: Every page (list_pages dicts), None until first read.
+        self.pages: list[dict] | None = None
+        self.page_search: PageSearch | None = None
+        #: Published after pages and counts were re-read.
+        self.vault_changed: Signal[None] = Signal(self, "vault-changed")
+        #: Set by the undo log (issue 3) to enable ``u``.
+        self.undo_available = False
+        self._pane_screens: dict[str, Screen] = {}
+        self._progress_at = 0.0
+        for pane in panes:
+            self.add_mode(pane.id, partial(self._make_pane, pane))
+        self._theme_problems = self._register_themes()
+
+    # -- panes ----------------------------------------------------------------
+    def _make_pane(self, pane: Pane) -> Screen:
+        screen = pane.screen()
+        self._pane_screens[pane.id] = screen
+        return screen
+
+    def pane_screen(self, pane_id: str) -> Screen | None:
+        """The base screen of a pane, if it has been shown."""
+        return self._pane_screens.get(pane_id)
+
+    def pane_for_screen(self, screen: Screen) -> Pane | None:
+        pane_id = getattr(screen, "pane_id", None)
+        return next((p for p in self.panes if p.id == pane_id), None)
+
+    def switch_pane(self, pane_id: str) -> None:
+        """Show pane ``pane_id``."""
+        self.switch_mode(pane_id)
+
+    def action_switch_pane(self, pane_id: str) -> None:
+        self.switch_pane(pane_id)
+
+    def _graph(self):
+        """Show the graph pane and return its screen."""
+        self.switch_pane("graph")
+        return self._pane_screens["graph"]
+
+    def open_page(self, page_id: str) -> None:
+        """Show ``page_id``'s neighbourhood in the graph pane."""
+        self._graph().open_page(page_id)
+
+    def filter_type(self, type_: str | None) -> None:
+        """Filter the graph pane's list to ``type_`` (None: all, ``""``: untyped)."""
+        self._graph().set_type_filter(type_)
+
+    def toggle_hops(self) -> None:
+        self._graph().action_toggle_hops()
+
+    # -- themes ---------------------------------------------------------------
+    def _register_themes(self) -> list[str]:
+        loaded = load_themes(theme_folders(self.config.user_theme_dir))
+        for theme in loaded.themes.values():
+            self.register_theme(theme)
+        problems = list(loaded.problems)
+        wanted = (
+            os.environ.get("BRAINWORK_THEME")
+            or self.config.extra.get("workbench", {}).get("theme")
+            or DEFAULT_THEME
+        )
+        if wanted not in self.available_themes:
+            problems.append(f"theme {wanted!r} is not known")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        return problems
+
+    # -- start-up ---------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.switch_mode(self.panes[0].id)
+        if self._theme_problems:
+            self.notify(
+                "\n".join(self._theme_problems) + f"\nUsing theme {self.theme}.",
+                title="Theme problems",
+                severity="warning",
+                timeout=10,
+            )
+        self._open_store()
+
+    def on_unmount(self) -> None:
+        self.workers.cancel_all()
+        self.store.close()
+
+    @work(thread=True, group="store", exclusive=True, exit_on_error=False)
+    def _open_store(self) -> None:
+        self.store.open()
+        self.post_message(StoreOpened())
+
+    def on_store_opened(self, _: StoreOpened) -> None:
+        self.store_error = ""
+        self.load_vault()
+        if self.index_on_start:
+            self.action_reindex(quiet=True)
+
+    # -- indexing ---------------------------------------------------------------
+    def action_reindex(self, quiet: bool = False) -> None:
+        """Sync the vault into the store in a worker (progress in the status bar)."""
+        if not self.store.is_open:
+            return
+        self.background = ("indexing", 0, 0)
+        self._index(quiet)
+
+    @work(thread=True, group="index", exclusive=True, exit_on_error=False)
+    def _index(self, quiet: bool) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int, phase: str) -> None:
+            if worker.is_cancelled:
+                raise IndexCancelled()
+            now = time.monotonic()
+            if now - self._progress_at >= PROGRESS_INTERVAL or done == total:
+                self._progress_at = now
+                self.post_message(IndexProgressed(done, total, phase))
+
+        with self.store.use() as store:
+            report = sync(self.config, store, progress)
+        if not worker.is_cancelled:
+            message = IndexFinished(report)
+            message.quiet = quiet  # type: ignore[attr-defined]
+            self.post_message(message)
+
+    def on_index_progressed(self, message: IndexProgressed) -> None:
+        self.background = (f"indexing: {message.phase}", message.done, message.total)
+
+    def on_index_finished(self, message: IndexFinished) -> None:
+        self.background = None
+        report = message.report
+        if report.wrote or self.pages is None:
+            self.load_vault()
+        if not getattr(message, "quiet", False):
+            self.notify(
+                f"{report.pages} pages: {len(report.added)} added, {len(report.changed)} changed, "
+                f"{len(report.removed)} removed in {report.seconds:.2f} s",
+                title="Indexed",
+            )
+        if report.parse_errors:
+            n = len(report.parse_errors)
+            self.notify(
+                f"{n} file{'s' if n != 1 else ''} could not be indexed; ctrl+p → “index: parse errors” lists them.",
+                title="Parse errors",
+                severity="warning",
+            )
+
+    # -- pages and counts ---------------------------------------------------------
+    def load_vault(self) -> None:
+        """Re-read the page list and counts in a worker; panes hear of it
+        through :attr:`vault_changed`."""
+        self._load_vault()
+
+    @work(thread=True, group="vault", exclusive=True, exit_on_error=False)
+    def _load_vault(self) -> None:
+        worker = get_current_worker()
+        with self.store.use() as store:
+            pages = graph.list_pages(store)
+            if worker.is_cancelled:
+                return
+            counts = graph.counts(store)
+        search = PageSearch(pages)
+        if not worker.is_cancelled:
+            message = VaultLoaded(pages, counts)
+            message.search = search  # type: ignore[attr-defined]
+            self.post_message(message)
+
+    def on_vault_loaded(self, message: VaultLoaded) -> None:
+        self.pages = message.pages
+        self.page_search = getattr(message, "search", None) or PageSearch(message.pages)
+        self.counts = message.counts
+        self.vault_changed.publish(None)
+
+    def action_parse_errors(self) -> None:
+        self._read_parse_errors()
+
+    @work(thread=True, group="parse-errors", exclusive=True, exit_on_error=False)
+    def _read_parse_errors(self) -> None:
+        with self.store.use() as store:
+            errors = graph.parse_errors(store)
+        self.call_from_thread(self.push_screen, ParseErrorsScreen(errors))
+
+    # -- errors -----------------------------------------------------------------
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place worker failures are reported (panes forward theirs)."""
+        worker = event.worker
+        if event.state != WorkerState.ERROR:
+            return
+        if worker.group == "index":
+            self.background = None
+        error = worker.error
+        if isinstance(error, (StoreUnavailable, IndexCancelled)):
+            return  # closing, or the open failure was already reported
+        if isinstance(error, StoreBusy):
+            self.store_error = (
+                f"The vault {self.config.vault} is open in another brainwork process "
+                f"(its store {self.config.store} is locked). Close that one and open this again."
+            )
+            self.notify(
+                f"Cannot open the vault {self.config.vault}: {error}",
+                title="Vault busy",
+                severity="error",
+                timeout=30,
+            )
+        elif isinstance(error, UserError):
+            if worker.group == "store":
+                self.store_error = f"Cannot open the store of {self.config.vault}: {error}"
+            self.notify(str(error), title="Cannot do that", severity="error", timeout=15)
+        else:
+            self.log.error("".join(traceback.format_exception(error)) if error else "worker failed")
+            self.notify(
+                f"{type(error).__name__}: {error}",
+                title=f"Internal error in {worker.name or worker.group}",
+                severity="error",
+                timeout=15,
+            )
+
+    # -- other actions ----------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_change_theme(self) -> None:
+        self.search_themes()
+
+    def action_undo(self) -> None:
+        self.notify("Undo arrives with the undo log (pane 3).", title="Undo")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "switch_pane" and isinstance(self.screen, ModalScreen):
+            return False
+        if action == "undo":
+            return True if self.undo_available else None
+        if action in ("reindex", "parse_errors"):
+            return True if self.store.is_open else None
+        if action == "help" and isinstance(self.screen, HelpScreen):
+            return False
+        return True

@@ -1,0 +1,95 @@
+"""Command palette providers (``ctrl+p``).
+
+Titles are namespaced: ``page: …`` (any page, fuzzy over title, aliases
+and id with :class:`brainwork.analysis.search.PageSearch`), ``pane: …``,
+``theme: …``, ``filter: …``, ``graph: …``, ``index: …``, ``app: …``.
+Typing a namespace (``theme:``) narrows the list to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import TYPE_CHECKING, Callable, Iterator
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+if TYPE_CHECKING:
+    from brainwork.tui.app import BrainworkApp
+
+#: Page hits shown per query.
+PAGE_HITS = 20
+
+NAMESPACES = ("page", "pane", "theme", "filter", "graph", "index", "app")
+
+
+def split_namespace(query: str) -> tuple[str | None, str]:
+    """``"theme: dark"`` -> ``("theme", "dark")``; no known prefix -> ``(None, query)``."""
+    head, sep, rest = query.partition(":")
+    if sep and head.strip().lower() in NAMESPACES:
+        return head.strip().lower(), rest.strip()
+    return None, query
+
+
+class PageCommands(Provider):
+    """``page: <title>`` for every page; choosing one opens it in the graph pane."""
+
+    async def search(self, query: str) -> Hits:
+        app: BrainworkApp = self.app  # type: ignore[assignment]
+        namespace, text = split_namespace(query)
+        if namespace not in (None, "page") or app.page_search is None or not text.strip():
+            return
+        # rapidfuzz releases the GIL; a thread keeps typing smooth on 10k titles.
+        hits = await asyncio.to_thread(app.page_search.search, text, PAGE_HITS)
+        for hit in hits:
+            display = Content.from_markup(
+                "page: $title  [$text-muted]$type · $id[/]",
+                title=hit.title or hit.id,
+                type=hit.type or "untyped",
+                id=hit.id,
+            )
+            yield Hit(
+                hit.score / 100,
+                display,
+                partial(app.open_page, hit.id),
+                text=f"page: {hit.title}",
+            )
+
+
+class AppCommands(Provider):
+    """Everything that is not a page: panes, themes, filters, indexing."""
+
+    def _commands(self) -> Iterator[tuple[str, str, Callable[[], object], bool]]:
+        """(title, help, callback, shown before typing)."""
+        app: BrainworkApp = self.app  # type: ignore[assignment]
+        for pane in app.panes:
+            yield f"pane: {pane.title}", f"Show the {pane.title} pane (key {pane.key})", partial(
+                app.switch_pane, pane.id
+            ), True
+        yield "graph: toggle 1/2 hops", "Show one or two hops around the page (key h)", partial(
+            app.run_action, "screen.toggle_hops"
+        ), True
+        yield "index: re-index", "Sync the vault into the store now (ctrl+r)", app.action_reindex, True
+        yield "index: parse errors", "List the files that could not be read", app.action_parse_errors, True
+        yield "app: help", "Every key binding of the app and this pane (?)", app.action_help, True
+        yield "app: quit", "Leave the workbench (q)", app.exit, True
+        for name in sorted(app.available_themes):
+            yield f"theme: {name}", "Switch to this theme (t lists them)", partial(setattr, app, "theme", name), False
+        types = sorted((app.counts or {}).get("types", {}))
+        yield "filter: all types", "Show every page in the graph pane's list", partial(app.filter_type, None), False
+        for t in types:
+            label = t or "untyped"
+            yield f"filter: type {label}", f"Show only {label} pages in the list", partial(app.filter_type, t), False
+
+    async def discover(self) -> Hits:
+        for title, help_, callback, shown in self._commands():
+            if shown:
+                yield DiscoveryHit(title, callback, help=help_)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_, callback, _shown in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_)

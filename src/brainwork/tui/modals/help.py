@@ -1,0 +1,55 @@
+"""The help screen (``?``): every key binding of the app and the current pane."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from brainwork.tui.keys import help_sections
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the bindings of ``screen`` (the pane it was opened from)."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [
+        Binding("escape,q,question_mark", "dismiss", "Close help"),
+        Binding("j", "scroll('down')", "Scroll down", show=False),
+        Binding("k", "scroll('up')", "Scroll up", show=False),
+    ]
+
+    def __init__(self, screen: Screen):
+        super().__init__()
+        self.pane_screen = screen
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Static("Key bindings  ·  esc closes", id="help-title")
+            with VerticalScroll(id="help-scroll"):
+                for section in help_sections(self.app, self.pane_screen):
+                    table = Table.grid(padding=(0, 2))
+                    table.add_column(width=22, no_wrap=True)
+                    table.add_column()
+                    for row in section.rows:
+                        keys = Text()
+                        for i, key in enumerate(row.keys):
+                            if i:
+                                keys.append(", ", "dim")
+                            keys.append(key, "bold" if i == 0 else "dim")
+                        table.add_row(keys, row.description)
+                    yield Static(section.title, classes="help-section")
+                    yield Static(table, classes="help-table")
+
+    def action_scroll(self, direction: str) -> None:
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        if direction == "down":
+            scroll.scroll_down()
+        else:
+            scroll.scroll_up()

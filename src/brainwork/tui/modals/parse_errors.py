@@ -1,0 +1,37 @@
+"""A list of the files the indexer could not read (path, line, message)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+
+class ParseErrorsScreen(ModalScreen[None]):
+    """Shows ``errors``: dicts with ``path``, ``line``, ``message``."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, errors: list[dict]):
+        super().__init__()
+        self.errors = errors
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="errors-dialog"):
+            n = len(self.errors)
+            yield Static(
+                f"{n} file{'s' if n != 1 else ''} could not be indexed (every other file was)  ·  esc closes"
+                if n
+                else "No parse errors: every file was indexed.  ·  esc closes",
+                id="errors-title",
+            )
+            table: DataTable = DataTable(id="errors-table", cursor_type="row", zebra_stripes=True)
+            table.add_columns("File", "Line", "Problem")
+            for e in self.errors:
+                table.add_row(e["path"], str(e["line"]), e["message"])
+            yield table

@@ -1,0 +1,88 @@
+"""The pane registry: which panes the workbench has, in tab order.
+
+Each pane is a Textual *mode* (``App.MODES`` + ``App.switch_mode``), so it
+keeps its own screen stack (a modal opened in one pane stays with it).
+
+Adding a pane is one line here plus its screen:
+
+1. write ``tui/screens/<name>.py`` with a :class:`~brainwork.tui.screens.base.PaneScreen`
+   subclass (``PANE_ID = "<id>"``, ``compose_body()`` yields the pane's
+   widgets, ``BINDINGS`` with a description each) and ``<name>.tcss`` beside
+   it (rules prefixed with the screen's class name);
+2. replace its placeholder line below (or add a line) with
+   ``Pane("<digit>", "<id>", "<Title>", MyScreen)``.
+
+The digit becomes the key that shows the pane, the tab bar and the help
+screen list it, and the palette offers ``pane: <Title>``. A screen that
+wants store data runs ``@work(thread=True, group=..., exclusive=True,
+exit_on_error=False)`` methods that borrow ``self.app.store.use()`` and post
+past-tense messages (see :mod:`brainwork.tui.messages`); failures are
+reported by the app in one place. To refresh when the vault changes,
+override :meth:`PaneScreen.on_vault_changed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable
+
+from textual.screen import Screen
+
+from brainwork.tui.screens.graph import GraphScreen
+from brainwork.tui.screens.placeholder import PlaceholderScreen
+
+
+@dataclass(frozen=True)
+class Pane:
+    """One pane: ``key`` (a digit 1-9) shows it, ``id`` is its mode name,
+    ``title`` its tab label, ``screen`` builds its base screen."""
+
+    key: str
+    id: str
+    title: str
+    screen: Callable[[], Screen]
+
+
+def _coming(pane_id: str, title: str, what: str) -> Callable[[], Screen]:
+    return partial(PlaceholderScreen, pane_id=pane_id, heading=f"{title} — coming", text=what)
+
+
+PANES: tuple[Pane, ...] = (
+    Pane("1", "graph", "Graph", GraphScreen),
+    Pane("2", "findings", "Findings", _coming(
+        "findings", "Findings",
+        "The quality bar: orphans, dead links, untyped pages, stubs, diary titles, duplicates, "
+        "oversize pages, secrets and ambiguous links, grouped by code, with one key per fix "
+        "(rename, retarget, create, set type, merge, dismiss).",
+    )),
+    Pane("3", "undo", "Undo log", _coming(
+        "undo", "Undo log",
+        "Every reversible operation (rename, set type, retarget, create, dismiss), newest first, "
+        "with what changed; undo and redo from here.",
+    )),
+    Pane("4", "inbox", "Inbox", _coming(
+        "inbox", "Correction inbox",
+        "Open corrections newest first with wrong / correct / why, their task and cluster; "
+        "dismiss, link to a rule, or open the task's neighbourhood.",
+    )),
+    Pane("5", "rules", "Rules", _coming(
+        "rules", "Rule approval",
+        "Candidate rules with their evidence, editable draft text, approve / reject / supersede; "
+        "active rules with their effect, doctrine budget and pruning suggestions.",
+    )),
+)
+
+PANES_BY_ID: dict[str, Pane] = {p.id: p for p in PANES}
+
+
+def _check() -> None:
+    keys = [p.key for p in PANES]
+    ids = [p.id for p in PANES]
+    if len(set(keys)) != len(keys) or len(set(ids)) != len(ids):
+        raise RuntimeError("pane keys and ids must be unique")
+    if any(not (len(k) == 1 and k in "123456789") for k in keys):
+        raise RuntimeError("pane keys are the digits 1-9")
+
+
+_check()

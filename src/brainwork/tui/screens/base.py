@@ -1,0 +1,59 @@
+"""The frame every pane shares: tab bar on top, status bar and key footer at
+the bottom, the pane's own widgets in between."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Iterable
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from brainwork.tui.widgets.pane_tabs import PaneTabs
+from brainwork.tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from brainwork.tui.app import BrainworkApp
+
+
+class PaneScreen(Screen[None]):
+    """Base screen of one pane (one Textual mode).
+
+    Subclasses set ``PANE_ID`` (the id in :data:`brainwork.tui.panes.PANES`)
+    and implement :meth:`compose_body`. Worker state changes of the screen's
+    workers go to the app's single handler, so failures are reported the
+    same way everywhere.
+    """
+
+    PANE_ID: ClassVar[str] = ""
+
+    app: "BrainworkApp"  # type: ignore[assignment]
+
+    def __init__(self, pane_id: str | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.pane_id = pane_id or self.PANE_ID
+
+    def compose(self) -> ComposeResult:
+        yield PaneTabs(self.pane_id)
+        yield from self.compose_body()
+        yield StatusBar()
+        yield Footer()
+
+    def compose_body(self) -> Iterable[Widget]:
+        """The pane's widgets, between the tab bar and the status bar."""
+        return ()
+
+    def on_mount(self) -> None:
+        self.app.vault_changed.subscribe(self, self._vault_changed)
+
+    def _vault_changed(self, _: object) -> None:
+        self.on_vault_changed()
+
+    def on_vault_changed(self) -> None:
+        """Called after the app re-read pages and counts (start-up, after
+        indexing and after operations). ``self.app.pages`` is current."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.app.on_worker_state_changed(event)

@@ -1,0 +1,360 @@
+"""The graph pane: pick a page, see its typed neighbourhood, preview pages.
+
+Left: the page list (filter by type with ``f``/``F``, by text with ``/``).
+Centre: the neighbourhood of the current page, 1 or 2 hops (``h``), grouped
+by edge type and direction; ``enter`` on a neighbour moves there, with
+back/forward history. Right: the preview of whatever page is highlighted
+(list or tree).
+
+Store reads run in thread workers (groups ``neighbourhood`` and
+``preview``, each exclusive) that post :class:`NeighbourhoodLoaded` /
+:class:`PageLoaded` with the request id they were given; replies to an
+older request are dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from textual import on, work
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static, Tree
+from textual.worker import get_current_worker
+
+from brainwork.store import graph
+from brainwork.tui.messages import NeighbourhoodLoaded, PageLoaded
+from brainwork.tui.screens.base import PaneScreen
+from brainwork.tui.widgets.neighbour_tree import NeighbourTree, NodeInfo
+from brainwork.tui.widgets.page_list import PageList
+from brainwork.tui.widgets.page_preview import PagePreview
+
+#: Label of pages without a ``type`` in the type filter.
+UNTYPED = ""
+
+
+def start_page(pages: list[dict]) -> str | None:
+    """The page shown first: the newest task (by ``created``), else the first page."""
+    tasks = [p for p in pages if p.get("type") == "task"]
+    if tasks:
+        return max(tasks, key=lambda p: (p.get("created") or "", p["id"]))["id"]
+    return pages[0]["id"] if pages else None
+
+
+def filter_pages(pages: list[dict], type_: str | None, text: str) -> list[dict]:
+    """Pages of type ``type_`` (None: any; ``""``: untyped) whose title, id
+    or an alias contains ``text`` (case-insensitive)."""
+    out = pages
+    if type_ is not None:
+        out = [p for p in out if (p.get("type") or UNTYPED) == type_]
+    needle = text.strip().casefold()
+    if needle:
+        out = [
+            p
+            for p in out
+            if needle in (p["title"] or "").casefold()
+            or needle in p["id"].casefold()
+            or any(needle in a.casefold() for a in p.get("aliases") or ())
+        ]
+    return out
+
+
+class GraphScreen(PaneScreen):
+    """The graph neighbourhood browser (pane 1)."""
+
+    PANE_ID = "graph"
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    AUTO_FOCUS = "#page-list"
+
+    BINDINGS = [
+        Binding("slash", "filter", "Filter", tooltip="Filter the page list by text"),
+        Binding("f", "cycle_type(1)", "Type filter", tooltip="Show only pages of the next type"),
+        Binding("F", "cycle_type(-1)", "Type filter, backwards", show=False),
+        Binding("h", "toggle_hops", "Hops 1/2", tooltip="Show 1 or 2 hops around the page"),
+        Binding("backspace,left_square_bracket", "back", "Back", tooltip="Previous page in the history"),
+        Binding("alt+left", "back", "Back", show=False),
+        Binding("right_square_bracket", "forward", "Forward", tooltip="Next page in the history"),
+        Binding("alt+right", "forward", "Forward", show=False),
+        Binding("escape", "clear_filter", "Clear the text filter", show=False),
+    ]
+
+    hops: reactive[int] = reactive(1, init=False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.type_filter: str | None = None
+        self.text_filter = ""
+        self.history: list[str] = []
+        self.position = -1
+        self._nb_request = 0
+        self._preview_request = 0
+        self._last: NeighbourhoodLoaded | None = None
+
+    # -- layout ---------------------------------------------------------------
+    def compose_body(self) -> Iterable[Widget]:
+        with Vertical(id="graph-body"):
+            with Vertical(id="graph-left"):
+                yield Input(placeholder="filter pages…", id="page-filter")
+                yield PageList(id="page-list")
+            with Vertical(id="graph-centre"):
+                yield Static("", id="centre-message")
+                yield NeighbourTree(id="neighbours")
+            yield PagePreview(id="preview")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#graph-left").border_title = "Pages"
+        self.query_one("#graph-centre").border_title = "Neighbourhood"
+        self.query_one("#preview").border_title = "Preview"
+        self.watch(self.app, "store_error", self._store_error_changed)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._redraw())
+        if self.app.pages is None:
+            self.show_message("Reading the vault…")
+        else:
+            self.on_vault_changed()
+        self.query_one(PageList).focus()
+
+    # -- vault data -----------------------------------------------------------
+    def on_vault_changed(self) -> None:
+        pages = self.app.pages or []
+        self.query_one(PageList).forget_prompts()
+        self._refresh_list()
+        if not pages:
+            self.show_message(
+                "The vault has no pages yet: add Markdown files and press ctrl+r."
+                if self.app.counts is not None
+                else "Indexing the vault…"
+            )
+            return
+        if self.current is None:
+            first = start_page(pages)
+            if first is not None:
+                self.navigate(first)
+        else:
+            self.load_neighbourhood()
+
+    def _store_error_changed(self, error: str) -> None:
+        if error:
+            self.show_message(error)
+
+    def show_message(self, text: str) -> None:
+        """Show ``text`` in the centre instead of a neighbourhood (until the
+        next neighbourhood arrives)."""
+        message = self.query_one("#centre-message", Static)
+        message.update(text)
+        message.display = True
+        self.query_one(NeighbourTree).display = False
+
+    @property
+    def current(self) -> str | None:
+        """Id of the page at the centre, or None."""
+        return self.history[self.position] if 0 <= self.position < len(self.history) else None
+
+    # -- the page list ----------------------------------------------------------
+    def _types(self) -> list[str | None]:
+        counts = (self.app.counts or {}).get("types", {})
+        present = [t for t in self.app.config.page_types if counts.get(t)]
+        present += sorted(t for t in counts if t and t not in present)
+        if counts.get(UNTYPED):
+            present.append(UNTYPED)
+        return [None, *present]
+
+    def _refresh_list(self) -> None:
+        pages = self.app.pages or []
+        visible = filter_pages(pages, self.type_filter, self.text_filter)
+        plist = self.query_one(PageList)
+        plist.show_pages(visible, keep=plist.highlighted_page)
+        kind = "all types" if self.type_filter is None else (self.type_filter or "untyped")
+        text = f" · “{self.text_filter}”" if self.text_filter else ""
+        left = self.query_one("#graph-left")
+        left.border_title = f"Pages · {kind}{text}"
+        left.border_subtitle = f"{len(visible)} of {len(pages)}"
+
+    def set_type_filter(self, type_: str | None) -> None:
+        """Show only pages of ``type_`` (None: all; ``""``: untyped)."""
+        self.type_filter = type_
+        self._refresh_list()
+
+    def action_cycle_type(self, step: int) -> None:
+        types = self._types()
+        i = types.index(self.type_filter) if self.type_filter in types else 0
+        self.set_type_filter(types[(i + step) % len(types)])
+
+    def action_filter(self) -> None:
+        box = self.query_one("#page-filter", Input)
+        box.display = True
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#page-filter", Input)
+        if not box.display and not self.text_filter:
+            return
+        box.value = ""
+        box.display = False
+        self.text_filter = ""
+        self._refresh_list()
+        self.query_one(PageList).focus()
+
+    @on(Input.Changed, "#page-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.text_filter = event.value
+        self._refresh_list()
+
+    @on(Input.Submitted, "#page-filter")
+    def _filter_submitted(self) -> None:
+        if not self.text_filter:
+            self.query_one("#page-filter", Input).display = False
+        self.query_one(PageList).focus()
+
+    @on(OptionList.OptionHighlighted, "#page-list")
+    def _list_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id:
+            self.load_preview(event.option.id)
+
+    @on(OptionList.OptionSelected, "#page-list")
+    def _list_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.open_page(event.option.id)
+
+    # -- navigation -----------------------------------------------------------
+    def open_page(self, page_id: str) -> None:
+        """Centre the graph on ``page_id`` (recorded in the history) and focus
+        the neighbourhood."""
+        self.navigate(page_id)
+        self.query_one(NeighbourTree).focus()
+
+    def navigate(self, page_id: str, record: bool = True) -> None:
+        """Centre on ``page_id``; ``record`` adds it to the history (dropping
+        any forward entries)."""
+        if record and page_id != self.current:
+            del self.history[self.position + 1 :]
+            self.history.append(page_id)
+            self.position = len(self.history) - 1
+        self.load_neighbourhood()
+        self.refresh_bindings()
+
+    def action_back(self) -> None:
+        if self.position > 0:
+            self.position -= 1
+            self.navigate(self.history[self.position], record=False)
+
+    def action_forward(self) -> None:
+        if self.position < len(self.history) - 1:
+            self.position += 1
+            self.navigate(self.history[self.position], record=False)
+
+    def action_toggle_hops(self) -> None:
+        self.hops = 2 if self.hops == 1 else 1
+
+    def watch_hops(self) -> None:
+        self.load_neighbourhood()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return True if self.position > 0 else None
+        if action == "forward":
+            return True if self.position < len(self.history) - 1 else None
+        if action in ("toggle_hops",):
+            return True if self.current is not None else None
+        return True
+
+    @on(Tree.NodeHighlighted, "#neighbours")
+    def _tree_highlighted(self, event: Tree.NodeHighlighted[NodeInfo]) -> None:
+        info = event.node.data
+        if info is None or info.page_id is None:
+            return
+        if info.kind == "centre" and self._last is not None and self._last.page is not None:
+            self._preview_request += 1  # the centre page is at hand: no store read
+            self.query_one(PagePreview).show_page(self._last.page)
+        elif info.dead:
+            self._preview_request += 1
+            self.query_one(PagePreview).show_page(None, info.page_id)
+        else:
+            self.load_preview(info.page_id)
+
+    @on(Tree.NodeSelected, "#neighbours")
+    def _tree_selected(self, event: Tree.NodeSelected[NodeInfo]) -> None:
+        info = event.node.data
+        if info is None:
+            return
+        if info.kind == "group":
+            event.node.toggle()
+        elif info.kind == "page" and info.dead:
+            self.notify(
+                f"{info.page_id} is a dead link: no page by that name exists.", title="Dead link", severity="warning"
+            )
+        elif info.kind == "page" and info.page_id:
+            self.navigate(info.page_id)
+
+    # -- store reads ------------------------------------------------------------
+    def load_neighbourhood(self) -> None:
+        """Read the current page's neighbourhood in a worker."""
+        if self.current is None or not self.app.store.is_open:
+            return
+        self._nb_request += 1
+        centre = self.query_one("#graph-centre")
+        centre.border_title = f"Neighbourhood · {self.hops} hop{'s' if self.hops > 1 else ''}"
+        centre.border_subtitle = f"history {self.position + 1}/{len(self.history)}"
+        self._fetch_neighbourhood(self._nb_request, self.current, self.hops)
+
+    @work(thread=True, group="neighbourhood", exclusive=True, exit_on_error=False)
+    def _fetch_neighbourhood(self, request_id: int, page_id: str, hops: int) -> None:
+        worker = get_current_worker()
+        with self.app.store.use() as store:
+            page = graph.get_page(store, page_id)
+            if worker.is_cancelled:
+                return
+            rows = graph.neighbourhood(store, page_id, hops) if page is not None else []
+        if not worker.is_cancelled:
+            self.post_message(NeighbourhoodLoaded(request_id, page_id, page, rows, hops))
+
+    def on_neighbourhood_loaded(self, message: NeighbourhoodLoaded) -> None:
+        if message.request_id != self._nb_request:
+            return  # the user has moved on
+        self._last = message
+        self._redraw()
+        if message.page is not None:
+            self._preview_request += 1
+            self.query_one(PagePreview).show_page(message.page)
+
+    def _redraw(self) -> None:
+        message = self._last
+        if message is None:
+            return
+        tree = self.query_one(NeighbourTree)
+        if message.page is None:
+            self.show_message(f"{message.page_id} no longer exists (renamed or deleted?); press backspace to go back.")
+            return
+        self.query_one("#centre-message").display = False
+        tree.display = True
+        keep = tree.highlighted_info
+        tree.show_neighbourhood(message.page, message.rows, message.hops)
+        if keep is not None and keep.kind == "page" and keep.page_id and tree.centre_id == message.page_id:
+            tree.select_page(keep.page_id)
+        live = {r["id"] for r in message.rows if r["hop"] == 1}
+        centre = self.query_one("#graph-centre")
+        centre.border_title = (
+            f"Neighbourhood · {message.hops} hop{'s' if message.hops > 1 else ''} · {len(live)} linked"
+        )
+
+    def load_preview(self, page_id: str) -> None:
+        """Read ``page_id`` for the preview in a worker."""
+        if not self.app.store.is_open:
+            return
+        self._preview_request += 1
+        self._fetch_preview(self._preview_request, page_id)
+
+    @work(thread=True, group="preview", exclusive=True, exit_on_error=False)
+    def _fetch_preview(self, request_id: int, page_id: str) -> None:
+        worker = get_current_worker()
+        with self.app.store.use() as store:
+            page = graph.get_page(store, page_id)
+        if not worker.is_cancelled:
+            self.post_message(PageLoaded(request_id, page_id, page))
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        if message.request_id == self._preview_request:
+            self.query_one(PagePreview).show_page(message.page, message.page_id)

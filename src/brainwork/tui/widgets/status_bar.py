@@ -1,0 +1,130 @@
+"""The status bar: vault, counts, and background work with progress.
+
+It shows app-wide state (``app.counts``, ``app.background``, ``app.store_error``,
+reactives of :class:`~brainwork.tui.app.BrainworkApp`), so every pane's copy
+says the same thing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Label, ProgressBar
+
+
+def short_path(path: Path) -> str:
+    """``path`` relative to the working directory when inside it, else with
+    the home folder written as ``~``."""
+    try:
+        rel = path.relative_to(Path.cwd())
+        if str(rel) != ".":
+            return str(rel)
+    except ValueError:
+        pass
+    home = Path.home()
+    try:
+        return "~" + os.sep + str(path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+def counts_content(counts: dict | None) -> Content:
+    """``129 pages · 335 edges · 3 dead links · 0 parse errors``; problems coloured."""
+    if counts is None:
+        return Content("reading the store…")
+    edges = sum(counts["edges"].values())
+    dead, errors = counts["dead_links"], counts["parse_errors"]
+    return Content.from_markup(
+        "$pages pages · $edges edges · "
+        + ("[$warning]$dead dead links[/]" if dead else "$dead dead links")
+        + " · "
+        + ("[$error]$errors parse errors[/]" if errors else "$errors parse errors"),
+        pages=str(counts["pages"]),
+        edges=str(edges),
+        dead=str(dead),
+        errors=str(errors),
+    )
+
+
+class StatusBar(Horizontal):
+    """One line above the key footer."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 1;
+        background: $panel;
+        color: $text-muted;
+    }
+    StatusBar Label {
+        padding: 0 1;
+    }
+    StatusBar #status-vault {
+        color: $text;
+        max-width: 50%;
+        text-overflow: ellipsis;
+        text-wrap: nowrap;
+    }
+    StatusBar #status-counts {
+        width: 1fr;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    StatusBar #status-work {
+        color: $accent;
+    }
+    StatusBar #status-error {
+        width: 1fr;
+        color: $error;
+        text-style: bold;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        display: none;
+    }
+    StatusBar ProgressBar {
+        width: 34;
+        padding-right: 1;
+    }
+    StatusBar ProgressBar Bar {
+        width: 24;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        yield Label(f"vault: {short_path(app.config.vault)}", id="status-vault")  # type: ignore[attr-defined]
+        yield Label("", id="status-counts")
+        yield Label("", id="status-error")
+        yield Label("", id="status-work")
+        yield ProgressBar(total=None, show_eta=False, id="status-progress")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "counts", self._show_counts)
+        self.watch(self.app, "background", self._show_work)
+        self.watch(self.app, "store_error", self._show_error)
+
+    def _show_counts(self, counts: dict | None) -> None:
+        self.query_one("#status-counts", Label).update(counts_content(counts))
+
+    def _show_error(self, error: str) -> None:
+        label = self.query_one("#status-error", Label)
+        label.update(error)
+        label.display = bool(error)
+        self.query_one("#status-counts", Label).display = not error
+
+    def _show_work(self, work: tuple[str, int, int] | None) -> None:
+        """``work`` is ``(label, done, total)``; ``total`` 0 means unknown."""
+        label = self.query_one("#status-work", Label)
+        bar = self.query_one("#status-progress", ProgressBar)
+        if work is None:
+            label.display = False
+            bar.display = False
+            return
+        text, done, total = work
+        label.update(text)
+        label.display = True
+        bar.display = True
+        bar.update(total=total or None, progress=done)

@@ -1,0 +1,70 @@
+"""Fixtures for workbench tests.
+
+Pilot tests run on a copy of ``sample_vault/`` (the demo vault README opens);
+SVG snapshots run on ``tests/tui/snapshot_vault/``, a small vault owned by
+these tests, so that editing the demo vault does not invalidate snapshots.
+Both are copied into ``tmp_path`` and the working directory is moved there,
+so the status bar shows the same relative vault path on every machine.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from brainwork.config import Config, load_config
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE_VAULT = REPO / "sample_vault"
+SNAPSHOT_VAULT = Path(__file__).resolve().parent / "snapshot_vault"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No user themes or theme choice from the machine running the tests."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("BRAINWORK_THEME", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def _copy(src: Path, tmp_path: Path, name: str) -> Path:
+    dst = tmp_path / name
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".brainwork"))
+    return dst
+
+
+@pytest.fixture
+def sample_config(tmp_path: Path) -> Config:
+    if not SAMPLE_VAULT.is_dir():
+        pytest.skip("sample_vault/ is missing")
+    return load_config(_copy(SAMPLE_VAULT, tmp_path, "sample_vault"))
+
+
+@pytest.fixture
+def snapshot_config(tmp_path: Path) -> Config:
+    return load_config(_copy(SNAPSHOT_VAULT, tmp_path, "vault"))
+
+
+async def _settle(pilot, rounds: int = 50) -> None:
+    """Wait until no worker runs and the message queues are drained
+    (workers start other workers through messages, hence the loop)."""
+    app = pilot.app
+    quiet = 0
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if any(not w.is_finished for w in app.workers):
+            quiet = 0
+            continue
+        quiet += 1
+        if quiet >= 3:
+            return
+    raise AssertionError("workbench did not settle")
+
+
+@pytest.fixture
+def settle():
+    """``await settle(pilot)``: see :func:`_settle`."""
+    return _settle
