@@ -84,6 +84,29 @@ def apply_sync(
 
 
 # -- reading ----------------------------------------------------------------
+def edge_counts(store: Store) -> dict[str, Any]:
+    """Link occurrences as stored, in one query over every edge table:
+    ``{"edges": {name: live edges}, "dead_links": n, "ambiguous_links": n}``
+    (``edges`` in :data:`EDGE_NAMES` order; ambiguous counts live edges only,
+    as :class:`brainwork.index.sync.SyncReport` does)."""
+    by_table = {e.table: e.name for e in EDGE_TYPES}
+    edges = {name: 0 for name in EDGE_NAMES}
+    dead = ambiguous = 0
+    for r in store.rows(
+        "MATCH (:Page)-[r]->(b) RETURN label(r) AS t, label(b) AS k, count(*) AS n, "
+        "count(CASE WHEN r.ambiguous THEN 1 END) AS amb"
+    ):
+        name = by_table.get(r["t"])
+        if name is None:  # a table some other feature added
+            continue
+        if r["k"] == "Missing":
+            dead += r["n"]
+        elif r["k"] == "Page":
+            edges[name] += r["n"]
+            ambiguous += r["amb"]
+    return {"edges": edges, "dead_links": dead, "ambiguous_links": ambiguous}
+
+
 def counts(store: Store) -> dict[str, Any]:
     """``{"pages", "attachments", "edges": {name: n}, "dead_links", "parse_errors", "types": {type: n}}``.
 
