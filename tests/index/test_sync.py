@@ -235,7 +235,7 @@ def test_hidden_folders_store_and_ignored_folders_are_skipped(make_vault, tmp_pa
     cfg = load_config(v)  # store inside the vault: .brainwork/
     with Store(cfg.store) as s:
         rep = sync(cfg, s)
-        assert rep.pages == 1 and rep.attachments == 1  # brainwork.toml is a file like any other
+        assert rep.pages == 1 and rep.attachments == 0  # brainwork.toml is configuration, not content
         assert rep.dead_links == 1
         assert (v / ".brainwork").is_dir()
         assert not sync(cfg, s).wrote

@@ -1,8 +1,8 @@
 """List a vault's files without leaving it.
 
-Hidden folders (``.obsidian``, ``.git``, ``.brainwork``, ``.trash``, ...), the
-store folder and folders listed under ``[ignore]`` in ``brainwork.toml`` are
-skipped. Symbolic links are never followed (a link could lead outside the
+Hidden files and folders (``.obsidian``, ``.git``, ``.brainwork``, ``.trash``,
+...), the store folder, folders listed under ``[ignore]`` in ``brainwork.toml``
+and ``brainwork.toml`` itself (configuration, not content) are skipped. Symbolic links are never followed (a link could lead outside the
 vault).
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from brainwork.config import CONFIG_FILE
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ def scan_vault(root: Path, skip: tuple[str, ...] = (), store: Path | None = None
         with os.scandir(dirpath) as it:
             entries = {e.name: e for e in it}
         for name in filenames:
-            if name.startswith("."):
+            if name.startswith(".") or (not rel_dir and name == CONFIG_FILE):
                 continue
             entry = entries.get(name)
             if entry is None or entry.is_symlink() or not entry.is_file(follow_symlinks=False):
