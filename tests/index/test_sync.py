@@ -332,3 +332,12 @@ def test_sync_of_a_slow_mtime_file_system_notices_same_size_edits(cfg, st, vault
     bump(path, text.replace("certbot\n---", "certbox\n---"))
     rep = sync(cfg, st)
     assert rep.changed == ["tools/certbot"]
+
+
+def test_sample_vault_indexes_cleanly(sample_vault_copy, tmp_path):
+    cfg = load_config(sample_vault_copy, tmp_path / "sample-store")
+    with Store(cfg.store) as s:
+        rep = sync(cfg, s)
+        assert rep.pages > 0 and rep.parse_errors == []
+        assert sum(rep.edges.values()) > rep.pages  # a linked graph, not a pile of files
+        assert not sync(cfg, s).wrote
