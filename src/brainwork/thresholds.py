@@ -47,6 +47,9 @@ class Thresholds:
       its combined score (cosine + title/tag overlap bonus) reaches this
       (0..1; tuned on sample_vault/ with all-MiniLM-L6-v2, issue 4 §6).
     - ``recall_tasks``: at most this many prior tasks in a recall answer.
+    - ``recall_overlap_weight``: weight of title/tag word overlap (0..1, the
+      share of the description's content words found in a task's title and
+      tags) added to the cosine similarity when ranking prior tasks (issue 4 §6).
     """
 
     max_file_bytes: int = MAX_FILE_BYTES
@@ -63,6 +66,7 @@ class Thresholds:
     vector_index_min_rows: int = 50_000
     recall_min_similarity: float = 0.35
     recall_tasks: int = 5
+    recall_overlap_weight: float = 0.2
 
     def with_overrides(self, values: dict[str, object]) -> "Thresholds":
         """Return a copy with ``values`` applied.

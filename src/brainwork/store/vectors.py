@@ -1,4 +1,4 @@
-"""Queries over the embeddings cache and the recall-hit log.
+"""Queries over the embeddings cache.
 
 Embeddings live in their own node table (``PageVec``, DDL in
 :mod:`brainwork.store.schema`) keyed by page id, one row per page:
@@ -33,7 +33,6 @@ names a deleted page.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 import numpy as np
@@ -322,31 +321,3 @@ def nearest(
     if ids:
         live = {r[0] for r in store.execute("MATCH (p:Page) WHERE p.id IN $ids RETURN p.id", {"ids": ids})}
     return [(r[0], float(r[1])) for r in rows if r[0] in live][:k]
-
-
-# -- recall hits ----------------------------------------------------------------
-def record_hits(store: Store, hits: list[tuple[str, str]], query: str, at: str | None = None) -> None:
-    """Log that recall served these ``(page id, kind)`` pairs for ``query``
-    (``at``: ISO-8601 UTC, default now). Kept for pruning (issue 4 §5)."""
-    if not hits:
-        return
-    at = at or datetime.now(timezone.utc).isoformat(timespec="seconds")
-    with store.write():
-        store.execute(
-            "UNWIND $rows AS r CREATE (:RecallHit {page: r.page, kind: r.kind, at: $at, query: $q})",
-            {"rows": [{"page": p, "kind": k} for p, k in hits], "at": at, "q": query[:500]},
-        )
-
-
-def recall_hits(store: Store, since: str | None = None) -> dict[str, dict]:
-    """Per page id: ``{"count": n, "last": ISO time, "kinds": [..]}`` of recall
-    hits (at or after ``since``, ISO-8601, if given)."""
-    params: dict = {}
-    where = ""
-    if since is not None:
-        where = "WHERE h.at >= $since "
-        params["since"] = since
-    rows = store.execute(
-        f"MATCH (h:RecallHit) {where}RETURN h.page, count(h), max(h.at), collect(DISTINCT h.kind)", params
-    )
-    return {r[0]: {"count": r[1], "last": r[2], "kinds": sorted(r[3])} for r in rows}

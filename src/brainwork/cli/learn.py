@@ -1,0 +1,232 @@
+"""Commands of the learning loop (issue 4): ``capture``, ``embed``, ``recall``
+(and, from the consolidation side, ``consolidate``, ``rules``, ``approve``,
+``reject``, ``doctrine``).
+
+Each command is a thin shell over :mod:`brainwork.learn`; the same functions
+serve the workbench.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from brainwork.cli.common import echo_json, open_store, progress_bar, vault_options
+from brainwork.config import Config
+from brainwork.errors import UserError
+from brainwork.vocabulary import TYPE_FIELDS
+
+# -- capture ---------------------------------------------------------------------
+#: Edge options per captured type: option name -> frontmatter key written.
+EDGE_OPTIONS: dict[str, dict[str, str]] = {
+    "task": {"used": "used", "cited": "cited", "produced": "produced", "corrected-by": "corrected_by"},
+    "correction": {"task": "corrects"},
+    "source": {"cited-by": "cited_by"},
+    "tool": {"used-by": "used_by"},
+    "decision": {"cited": "cited", "produced-by": "produced_by"},
+    "artifact": {"produced-by": "produced_by"},
+}
+EDGE_HELP = {
+    "used": "a tool or system the task used",
+    "cited": "a source relied on",
+    "produced": "an artifact or decision the task produced",
+    "corrected-by": "a correction the task received",
+    "task": "the task this correction corrects (writes corrects: [[task]])",
+    "cited-by": "a task or decision that cited this source",
+    "used-by": "a task that used this tool",
+    "produced-by": "the task that produced this",
+}
+FIELD_HELP = {
+    "request": "what was asked", "summary": "what was done", "outcome": "how it went",
+    "ref": "URL or reference", "reliability": "did it hold up", "name": "the tool's name",
+    "right_choice": "was it the right tool", "choice": "what was decided", "reasoning": "why",
+    "wrong": "what the agent did wrong", "correct": "the correct behaviour", "why": "why it matters",
+    "location": "where the artifact lives", "kind": "what kind of artifact",
+}
+
+
+def _read_json(source: str) -> dict:
+    try:
+        raw = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    except OSError as exc:
+        raise UserError(f"cannot read {source}: {exc.strerror}") from None
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise UserError(f"{'stdin' if source == '-' else source}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise UserError("--json must hold one JSON object")
+    return data
+
+
+def _capture_command(type_: str) -> click.Command:
+    def run(config: Config, **opts) -> None:
+        from brainwork.learn.capture import capture
+
+        data: dict = _read_json(opts.pop("json_in")) if opts.get("json_in") else {}
+        opts.pop("json_in", None)
+        show_json = opts.pop("as_json")
+        for opt, key in EDGE_OPTIONS[type_].items():
+            values = list(opts.pop(opt.replace("-", "_")) or ())
+            if values:
+                data[key] = _merge(data.get(key), values)
+        related = list(opts.pop("related") or ())
+        if related:
+            data["related"] = _merge(data.get("related"), related)
+        for item in opts.pop("link") or ():
+            key, sep, page = item.partition("=")
+            if not sep or not key.strip() or not page.strip():
+                raise UserError(f"--link takes KEY=PAGE (e.g. cited=sources/x), got {item!r}")
+            data[key.strip()] = _merge(data.get(key.strip()), [page.strip()])
+        tags = [t for chunk in (opts.pop("tags") or ()) for t in chunk.split(",") if t.strip()]
+        if tags:
+            data["tags"] = _merge(data.get("tags"), tags)
+        aliases = list(opts.pop("alias") or ())
+        if aliases:
+            data["aliases"] = _merge(data.get("aliases"), aliases)
+        for key, value in opts.items():
+            if value is not None:
+                data[key] = value
+        with open_store(config) as store:
+            result = capture(config, store, type_, data)
+        if show_json:
+            echo_json(result.to_json())
+        else:
+            click.echo(result.id)
+
+    params: list[click.Parameter] = [
+        click.Option(["--title"], help="Page title (default: taken from the first key field)."),
+        click.Option(["--tags"], multiple=True, help="Tags, comma-separated (repeatable)."),
+        click.Option(["--alias"], multiple=True, help="An alias (repeatable)."),
+        click.Option(["--body"], help="Markdown body below the frontmatter."),
+        click.Option(["--created"], help="Creation date YYYY-MM-DD (default: today)."),
+    ]
+    for key, allowed in TYPE_FIELDS[type_].items():
+        if key == "status":
+            continue  # corrections start open; rules are not captured
+        opt = "--" + key.replace("_", "-")
+        if key == "right_choice":
+            params.append(click.Option([opt, key], type=click.Choice(["true", "false"]), help=FIELD_HELP.get(key)))
+        elif allowed is not None:
+            params.append(click.Option([opt, key], type=click.Choice(list(allowed)), help=FIELD_HELP.get(key)))
+        else:
+            params.append(click.Option([opt, key], help=FIELD_HELP.get(key)))
+    for opt in EDGE_OPTIONS[type_]:
+        params.append(click.Option([f"--{opt}", opt.replace("-", "_")], multiple=True, metavar="PAGE",
+                                   help=f"{EDGE_HELP[opt]} (repeatable; id, path, title or alias)."))
+    params += [
+        click.Option(["--related"], multiple=True, metavar="PAGE", help="Any other related page (repeatable)."),
+        click.Option(["--link"], multiple=True, metavar="KEY=PAGE",
+                     help="Any typed edge, e.g. --link cited=sources/x (repeatable)."),
+        click.Option(["--json", "json_in"], metavar="FILE", help="Read the record as one JSON object from FILE ('-': stdin); options override its keys."),
+        click.Option(["--print-json", "as_json"], is_flag=True, help="Print the result as JSON instead of the page id."),
+    ]
+    required = " (needs --wrong, --correct and --why)" if type_ == "correction" else ""
+    cmd = click.Command(
+        type_,
+        callback=vault_options(run),
+        params=params,
+        help=f"Write a new {type_} page{required}, link it, index it; prints its id.",
+    )
+    # vault_options adds --vault/--store params through click decorators on the callback.
+    cmd.params.extend(getattr(cmd.callback, "__click_params__", []))
+    return cmd
+
+
+def _merge(existing, values: list[str]) -> list[str]:
+    if existing is None or existing == "":
+        return list(values)
+    base = existing if isinstance(existing, list) else [existing]
+    return [*base, *values]
+
+
+@click.group("capture")
+def capture_group() -> None:
+    """Record a task, correction, source, tool, decision or artifact as a new page.
+
+    \b
+    Examples:
+      brainwork capture task --request "Renew the api cert" --outcome success --used tools/certbot
+      brainwork capture correction --task tasks/2026-09-02-renew-cert --wrong W --correct C --why Y
+      echo '{"wrong": "...", "correct": "...", "why": "...", "task": "..."}' | brainwork capture correction --json -
+    """
+
+
+from brainwork.learn.capture import CAPTURE_TYPES  # noqa: E402  (light: no model, no kuzu at import)
+
+for _t in CAPTURE_TYPES:
+    capture_group.add_command(_capture_command(_t))
+
+
+# -- embed -----------------------------------------------------------------------
+@click.command("embed")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@vault_options
+def embed_cmd(config: Config, as_json: bool) -> None:
+    """Embed the pages whose text changed since the last pass (cached by content hash)."""
+    from brainwork.index.sync import sync
+    from brainwork.learn.embed import embed_pages, get_embedder
+    from brainwork.store import vectors as vstore
+
+    t0 = time.perf_counter()
+    with open_store(config) as store:
+        sync(config, store)
+        emb = get_embedder(config)
+        loaded = time.perf_counter() - t0
+        with progress_bar("embedding", not as_json) as progress:
+            n = embed_pages(config, store, progress=progress, embedder=emb)
+        total = vstore.count(store, emb.name)
+        indexed = vstore.has_index(store)
+    seconds = time.perf_counter() - t0
+    data = {"embedded": n, "cached": total - n, "total": total, "model": emb.name, "lexical": emb.lexical,
+            "reason": emb.reason, "hnsw_index": indexed, "seconds": round(seconds, 2), "load_seconds": round(loaded, 2)}
+    if as_json:
+        echo_json(data)
+        return
+    if emb.lexical:
+        click.echo(f"brainwork: warning: {emb.status}", err=True)
+    click.echo(f"embedded {n} pages ({total - n} cached, {total} total) with {emb.name} in {seconds:.1f} s")
+
+
+# -- recall ----------------------------------------------------------------------
+@click.command("recall")
+@click.argument("description", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--budget", type=click.IntRange(200), default=None, help="Size of the answer in characters (default: thresholds.recall_budget_chars).")
+@click.option("--no-record", is_flag=True, help="Do not log the served pages as recall hits.")
+@vault_options
+def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budget: int | None, no_record: bool) -> None:
+    """Doctrine plus the prior work most relevant to DESCRIPTION, compactly.
+
+    Embeds pages changed since the last pass first (the first run on a large
+    vault takes a while; later runs embed only what changed).
+    """
+    from brainwork.index.sync import sync
+    from brainwork.learn.embed import embed_pages, get_embedder
+    from brainwork.learn.recall import recall
+
+    text = " ".join(description)
+    with open_store(config) as store:
+        sync(config, store)
+        emb = get_embedder(config)
+        with progress_bar("embedding", not as_json) as progress:
+            embed_pages(config, store, progress=progress, embedder=emb)
+        answer = recall(config, store, text, budget, embedder=emb, record=not no_record)
+    if emb.lexical:
+        click.echo(f"brainwork: warning: {emb.status}", err=True)
+    if as_json:
+        echo_json(answer.to_json())
+    else:
+        click.echo(answer.text, nl=False)
+
+
+COMMANDS = [capture_group, embed_cmd, recall_cmd]
+
+# The learning step's commands (consolidate, rules, approve, reject, retire,
+# doctrine) live in brainwork.cli.consolidation.
+from brainwork.cli.consolidation import COMMANDS as _CONSOLIDATION  # noqa: E402
+
+COMMANDS += _CONSOLIDATION

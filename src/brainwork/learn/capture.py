@@ -1,0 +1,290 @@
+"""Capture: the write path of the learning loop (issue 4 §1).
+
+:func:`capture` writes one new record page — a task, correction, source,
+tool, decision or artifact — with its key fields and typed edges, and indexes
+it. One call per record; cheap enough to run after every task (an agent hook
+pipes one JSON object into ``brainwork capture TYPE --json -``).
+
+- The page goes into the type's folder (:data:`FOLDERS`), named
+  ``YYYY-MM-DD-slug.md`` for tasks and corrections (events) and ``slug.md``
+  for the others (things that are looked up by name); the slug comes from the
+  title (:func:`brainwork.vault.write.slugify`), a clash gets ``-2``, ``-3``...
+  (:func:`brainwork.vault.write.unique_rel_path`); nothing is written outside
+  the vault.
+- Frontmatter: ``title``, ``type``, ``created`` (today), ``tags``,
+  ``source: agent``, the type's fields (:data:`brainwork.vocabulary.TYPE_FIELDS`;
+  enum values checked) and edge keys (:data:`brainwork.vocabulary.EDGE_KEYS`)
+  as ``"[[page-id]]"`` links. A correction must carry ``wrong``, ``correct``
+  and ``why`` and starts ``status: open``.
+- Every referenced page must exist; names resolve like a wikilink (id, path,
+  file name, title or alias; :func:`brainwork.store.graph.find_page`).
+- The write goes through :func:`brainwork.ops.changeset.apply` (kind
+  ``"capture"``, the file must not exist yet), so it is journalled, atomic,
+  re-indexed and undoable with ``brainwork undo``.
+
+Embedding the new page is left to the next ``brainwork embed`` / ``recall``
+/ ``consolidate`` pass (loading the model costs ~4 s; capture stays cheap).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from brainwork.config import Config
+from brainwork.errors import UserError
+from brainwork.ops import changeset
+from brainwork.store import Store
+from brainwork.store import graph
+from brainwork.vault.parse import page_id, parse_text
+from brainwork.vault.write import slugify, unique_rel_path
+from brainwork.vocabulary import EDGE_KEYS, TYPE_FIELDS
+
+#: The record types capture writes, and the folder each goes into.
+FOLDERS: dict[str, str] = {
+    "task": "tasks",
+    "correction": "corrections",
+    "source": "sources",
+    "tool": "tools",
+    "decision": "decisions",
+    "artifact": "artifacts",
+}
+CAPTURE_TYPES: tuple[str, ...] = tuple(FOLDERS)
+#: Types whose file names start with the creation date (events, not things).
+DATED_TYPES = ("task", "correction")
+#: A correction is useless without these three (issue 4 §1).
+CORRECTION_REQUIRED = ("wrong", "correct", "why")
+#: The field a title is taken from when none is given, per type.
+TITLE_FROM: dict[str, tuple[str, ...]] = {
+    "task": ("request", "summary"),
+    "correction": ("wrong", "correct"),
+    "source": ("ref",),
+    "tool": ("name",),
+    "decision": ("choice",),
+    "artifact": ("location",),
+}
+#: Convenience keys accepted in the JSON object / options -> the edge key written.
+ALIASES: dict[str, str] = {"task": "corrects"}
+#: Keys besides type fields and edge keys.
+COMMON_KEYS = ("title", "tags", "aliases", "body", "created", "source", "type")
+TITLE_MAX = 200
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_BOOL = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
+
+
+@dataclass
+class CaptureResult:
+    """What :func:`capture` wrote.
+
+    ``id`` the new page id (vault-relative path without ``.md``), ``path``
+    its file, ``links`` edge key -> the page ids linked, ``operation`` the
+    undo-log id (0 if not recorded).
+    """
+
+    id: str
+    path: str
+    type: str
+    title: str
+    links: dict[str, list[str]] = field(default_factory=dict)
+    operation: int = 0
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "path": self.path, "type": self.type, "title": self.title,
+                "links": self.links, "operation": self.operation}
+
+
+def _text(value, key: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if not isinstance(value, str):
+        raise UserError(f"field {key!r} must be text, got {type(value).__name__}")
+    return _CONTROL.sub("", value).strip()
+
+
+def _list(value, key: str) -> list[str]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        items = value.split(",") if key in ("tags", "aliases") else [value]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise UserError(f"field {key!r} must be text or a list of text")
+    return [t for t in (_text(i, key) for i in items) if t]
+
+
+def _link_name(name: str) -> str:
+    """``"[[a/b|label]]"`` or ``"a/b"`` -> ``"a/b"``."""
+    name = name.strip()
+    if name.startswith("[[") and name.endswith("]]"):
+        name = name[2:-2]
+    return name.split("|", 1)[0].split("#", 1)[0].strip()
+
+
+def _q(text: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax is valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _tag(t: str) -> str:
+    t = t.strip().lstrip("#").strip()
+    return re.sub(r"\s+", "-", t)
+
+
+def plan(config: Config, store: Store, type_: str, data: dict, today: date | None = None) -> tuple[str, str, dict[str, list[str]], str]:
+    """Validate ``data`` and build the page without writing it.
+
+    Returns ``(rel_path, text, links, title)``. Raises :class:`UserError`
+    for an unknown type or field, a bad enum value, a correction missing
+    wrong/correct/why, no title to be had, or a referenced page that does
+    not exist. See :func:`capture` for the keys of ``data``.
+    """
+    if type_ not in FOLDERS:
+        raise UserError(f"cannot capture a {type_!r}; types: {', '.join(CAPTURE_TYPES)}")
+    if not isinstance(data, dict):
+        raise UserError("the record must be a JSON object")
+    spec = TYPE_FIELDS[type_]
+    data = dict(data)
+    if "type" in data and data["type"] not in (None, type_):
+        raise UserError(f"the record says type {data['type']!r} but a {type_} is being captured")
+    unknown = [k for k in data if k not in spec and k not in EDGE_KEYS and k not in ALIASES and k not in COMMON_KEYS]
+    if unknown:
+        known = sorted(set(spec) | set(EDGE_KEYS) | set(ALIASES) | set(COMMON_KEYS) - {"type"})
+        raise UserError(f"unknown field(s) {', '.join(map(repr, sorted(unknown)))} for a {type_}; known: {', '.join(known)}")
+
+    fields: dict[str, str] = {}
+    for key, allowed in spec.items():
+        value = _text(data.get(key), key)
+        if key == "right_choice" and value:
+            norm = _BOOL.get(value.lower())
+            if norm is None:
+                raise UserError(f"right_choice must be true or false, got {value!r}")
+            value = norm
+        if allowed is not None and value and value not in allowed:
+            raise UserError(f"{key} must be one of {', '.join(allowed)}; got {value!r}")
+        if value:
+            fields[key] = value
+    if type_ == "correction":
+        missing = [k for k in CORRECTION_REQUIRED if not fields.get(k)]
+        if missing:
+            raise UserError(
+                f"a correction needs what was wrong, the correct behaviour and why it matters; "
+                f"missing: {', '.join(missing)} (--{' --'.join(missing)})"
+            )
+        if fields.get("status", "open") != "open":
+            raise UserError("a captured correction starts open (status is set later by consolidation and approval)")
+        fields["status"] = "open"
+
+    title = _text(data.get("title"), "title")
+    if not title:
+        for key in TITLE_FROM[type_]:
+            if fields.get(key):
+                title = fields[key]
+                break
+    title = re.sub(r"\s+", " ", title).strip()
+    if not title:
+        raise UserError(f"give the {type_} a title (--title) or one of: {', '.join(TITLE_FROM[type_])}")
+    if len(title) > TITLE_MAX:
+        title = title[: TITLE_MAX - 1].rstrip() + "…"
+
+    created = _text(data.get("created"), "created") or (today or date.today()).isoformat()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
+        raise UserError(f"created must be a date YYYY-MM-DD, got {created!r}")
+    source = _text(data.get("source"), "source") or "agent"
+    if source not in ("agent", "manual"):
+        raise UserError(f"source must be agent or manual, got {source!r}")
+    tags = [t for t in (_tag(t) for t in _list(data.get("tags"), "tags")) if t]
+    aliases = [re.sub(r"\s+", " ", a) for a in _list(data.get("aliases"), "aliases")]
+    body = data.get("body")
+    body = "" if body is None else str(body).replace("\r\n", "\n").replace("\x00", "")
+
+    # Edges: every referenced page must exist.
+    links: dict[str, list[str]] = {}
+    for key, value in data.items():
+        edge_key = ALIASES.get(key, key)
+        if edge_key not in EDGE_KEYS:
+            continue
+        for name in _list(value, key):
+            target = _link_name(name)
+            if not target:
+                continue
+            try:
+                pid = graph.find_page(store, target)
+            except UserError as exc:
+                raise UserError(f"{key}: {exc}") from None
+            if pid not in links.setdefault(edge_key, []):
+                links[edge_key].append(pid)
+
+    folder = FOLDERS[type_]
+    stem = slugify(title)
+    if type_ in DATED_TYPES:
+        stem = f"{created}-{stem}"
+    rel = unique_rel_path(config.vault, folder, stem)
+
+    lines = ["---", f"title: {_q(title)}", f"type: {type_}", f"created: {created}"]
+    if aliases:
+        lines.append(f"aliases: [{', '.join(_q(a) for a in aliases)}]")
+    if tags:
+        lines.append(f"tags: [{', '.join(_q(t) for t in tags)}]")
+    lines.append(f"source: {source}")
+    for key, value in fields.items():
+        allowed = spec[key]
+        plain = allowed is not None or key == "right_choice"
+        lines.append(f"{key}: {value if plain else _q(value)}")
+    for key, ids in links.items():
+        if len(ids) == 1:
+            lines.append(f"{key}: {_q(f'[[{ids[0]}]]')}")
+        else:
+            lines.append(f"{key}:")
+            lines.extend(f"  - {_q(f'[[{i}]]')}" for i in ids)
+    lines.append("---")
+    text = "\n".join(lines) + "\n"
+    if body.strip():
+        text += "\n" + body.strip("\n") + "\n"
+
+    # Guard: the page must read back exactly as meant (quoting, no injection).
+    parsed = parse_text(rel, text.encode("utf-8"))
+    if parsed.errors or parsed.title != title or parsed.type != type_ or any(
+        str(parsed.fields.get(k)) != v for k, v in fields.items()
+    ):
+        raise RuntimeError(f"capture built a page that does not read back: {parsed.errors or parsed.fields}")
+    return rel, text, links, title
+
+
+def capture(config: Config, store: Store, type_: str, data: dict, today: date | None = None) -> CaptureResult:
+    """Write one new record page and index it; see the module doc.
+
+    Args:
+        type_: one of :data:`CAPTURE_TYPES`.
+        data: ``title``, ``tags`` (list or comma-separated), ``aliases``,
+            ``body`` (Markdown after the frontmatter), ``created``
+            (YYYY-MM-DD, default today), ``source`` (agent|manual, default
+            agent), the type's fields (e.g. ``wrong``, ``correct``, ``why``),
+            and edge keys (``used``, ``cited``, ``produced``, ``corrects``,
+            ``cited_by``, ... — a page name or a list; ``task`` is short for
+            ``corrects``).
+        today: the creation date (default: today, local time).
+
+    Returns:
+        :class:`CaptureResult` (new page id, path, links, undo-log id).
+
+    Raises:
+        UserError: invalid record (see :func:`plan`), or the file appeared
+            meanwhile (another capture took the name; run it again).
+    """
+    from brainwork.index.sync import sync
+
+    sync(config, store)  # names resolve against the vault as it is now
+    rel, text, links, title = plan(config, store, type_, data, today)
+    op = changeset.apply(
+        config, store, "capture", f"capture {type_} {page_id(rel)}",
+        [changeset.FileChange(rel, None, text.encode("utf-8"))],
+        details={"page": page_id(rel), "type": type_},
+    )
+    return CaptureResult(page_id(rel), rel, type_, title, links, op.id)
