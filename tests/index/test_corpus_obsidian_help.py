@@ -15,9 +15,9 @@ How the figures were verified (independently of brainwork's parser)
   ``[[...]]`` and ``[..](local target)``. It found 1,811 wikilink/Markdown
   link occurrences: 144 are same-page links (``[[#Heading]]``, no edge) and
   1,667 name a target — exactly the (file, line, link) multiset brainwork
-  extracts. All 85 other ``[[`` in the files were read one by one: every one
-  is inside inline code or a fenced block (examples of link syntax), or is a
-  fragment such as ``[[##``.
+  extracts. The other 89 ``[[`` of the 1,896 in the files were listed and
+  read: every one is inside inline code or a fenced block (examples of link
+  syntax, YAML, JSON, templates), or is a fragment such as ``[[##``.
 - Resolution, by a second independent resolver following Obsidian's order
   (relative to the source folder, vault path, path suffix / file name;
   non-Markdown targets need their extension): of the 1,667, 581 resolve
