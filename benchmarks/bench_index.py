@@ -55,6 +55,14 @@ QUERIES = ("renew tls cert", "platform hub", "backfill orders", "check the stagi
 # ---------------------------------------------------------------------------
 # Child processes
 # ---------------------------------------------------------------------------
+def _cpu() -> float:
+    """CPU seconds (user + system, all threads) of this process so far."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def _child(mode: str, vault: str, store: str, extra: str | None) -> dict:
     from brainwork.config import load_config
     from brainwork.index.sync import sync
@@ -64,6 +72,7 @@ def _child(mode: str, vault: str, store: str, extra: str | None) -> dict:
     if mode == "full":
         shutil.rmtree(store, ignore_errors=True)
     if mode in ("full", "resync"):
+        c0 = _cpu()
         t0 = time.perf_counter()
         st = Store(config.store)
         t1 = time.perf_counter()
@@ -72,7 +81,7 @@ def _child(mode: str, vault: str, store: str, extra: str | None) -> dict:
         st.close()
         t3 = time.perf_counter()
         return {
-            "seconds": t3 - t0, "open": t1 - t0, "sync": t2 - t1, "close": t3 - t2,
+            "seconds": t3 - t0, "open": t1 - t0, "sync": t2 - t1, "close": t3 - t2, "cpu": _cpu() - c0,
             "pages": report.pages, "edges": sum(report.edges.values()), "dead": report.dead_links,
             "wrote": report.wrote, "rss_mb": peak_rss_mb(),
         }
@@ -198,13 +207,13 @@ def run(pages: int, runs: int, seed: int, vault: Path | None, workdir: Path, pai
     med = sorted(full, key=lambda r: r["seconds"])[len(full) // 2]
     bench.add(f"full index, {n:,} pages", t, TARGETS["full"],
               detail=f"open {med['open']:.2f} + sync {med['sync']:.2f} + close {med['close']:.2f} s; "
-                     f"{med['edges']:,} edges, {med['dead']:,} dead")
+                     f"CPU {med['cpu']:.2f} s; {med['edges']:,} edges, {med['dead']:,} dead")
     resync = [run_child("benchmarks.bench_index", "--child", "resync", str(vault), str(store)) for _ in range(runs)]
     assert not any(r["wrote"] for r in resync), "re-index of an unchanged vault wrote to the store"
     t = Timing.of([r["seconds"] for r in resync])
     med = sorted(resync, key=lambda r: r["seconds"])[len(resync) // 2]
     bench.add("re-index, unchanged vault", t, TARGETS["resync"],
-              detail=f"open {med['open']:.2f} + sync {med['sync']:.2f} + close {med['close']:.2f} s")
+              detail=f"open {med['open']:.2f} + sync {med['sync']:.2f} + close {med['close']:.2f} s; CPU {med['cpu']:.2f} s")
     cli = Timing.of([_cli_wall(vault, store) for _ in range(max(1, runs // 2))])
     bench.add("`brainwork index`, unchanged (process wall)", cli, detail="includes interpreter start and imports")
 

@@ -33,6 +33,9 @@ from brainwork.vocabulary import ATTACHMENT_TYPE, EDGES_BY_NAME
 #: progress(done, total, phase) — called from the syncing thread.
 Progress = Callable[[int, int, str], None]
 
+#: Parsed rows are turned into Arrow in slices of this many pages.
+_SLICE = 1000
+
 _LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style")
 
 
@@ -136,7 +139,9 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
         progress(0, total, "scanning")
 
     seen: set[str] = set()
-    new_rows: list[dict] = []
+    new_rows: list[dict] = []  # converted to Arrow every _SLICE rows (memory)
+    page_parts: list = []
+    n_new = 0
     parsed: dict[str, ParsedPage] = {}
     touched: list[tuple[str, int]] = []
     delete_ids: list[str] = []
@@ -164,6 +169,7 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
             else:
                 report.added.append(pid)
             new_rows.append(_attachment_row(f.rel, f.size, f.mtime_ns))
+            n_new += 1
             continue
         read_error = None
         big: ParsedPage | None = None  # over max_bytes: hashed, never read whole
@@ -190,6 +196,16 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
         else:
             report.added.append(pid)
         new_rows.append(_page_row(page))
+        n_new += 1
+        # The row now holds the body and fields; the page is kept only for
+        # its links, names, hash and errors.
+        page.body, page.fields = "", {}
+        if len(new_rows) >= _SLICE:
+            page_parts.append(graph.page_table(new_rows))
+            new_rows = []
+    if new_rows:
+        page_parts.append(graph.page_table(new_rows))
+    new_rows = []
 
     removed = [pid for pid in state if pid not in seen]
     report.removed = removed
@@ -201,7 +217,7 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
             if p is not None and p.hash in by_hash:
                 report.moved.append((by_hash[p.hash], pid))
 
-    structural = bool(new_rows or removed)
+    structural = bool(n_new or removed)
     edges: dict[str, list[dict]] = {}
     missing: set[str] = set()
     if structural:
@@ -231,7 +247,7 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
         apply_sync(
             store,
             delete_ids=delete_ids,
-            pages=new_rows,
+            pages=graph.page_table(page_parts) if page_parts else [],
             touched=touched,
             edges=edges if structural else None,
             missing=sorted(missing) if structural else None,

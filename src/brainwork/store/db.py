@@ -15,6 +15,7 @@ Kùzu 0.11.3 facts this module designs around (../shared/KUZU-NOTES.md):
 from __future__ import annotations
 
 import importlib.util  # noqa: F401  kuzu's Arrow scan needs importlib.util loaded
+import os
 import re
 import threading
 from contextlib import contextmanager
@@ -28,6 +29,23 @@ from brainwork.store import schema
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STRING_LIT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _buffer_pool_bytes() -> int:
+    """Kùzu's buffer pool cap: 80% of physical memory (Kùzu's own default),
+    at most 4 GiB.
+
+    Kùzu keeps per-frame bookkeeping for the whole pool from the moment the
+    database opens: ~42 MB of resident memory for its default on a 24 GB
+    machine, ~12 MB at 4 GiB (measured, benchmarks/ and docs/performance.md).
+    A full index of 10,000 pages needs 64-128 MB of pool, so 4 GiB leaves room
+    for ~100,000-page vaults with embeddings."""
+    cap = 4 << 30
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return cap
+    return min(cap, int(physical * 0.8))
 
 
 def query_params(query: str) -> set[str]:
@@ -56,7 +74,7 @@ class Store:
             raise UserError(f"cannot create store folder {self.folder}: {exc.strerror}") from None
         self.db_path = self.folder / "graph.kuzu"
         try:
-            self._db = kuzu.Database(str(self.db_path), read_only=read_only)
+            self._db = kuzu.Database(str(self.db_path), read_only=read_only, buffer_pool_size=_buffer_pool_bytes())
         except RuntimeError as exc:
             msg = str(exc)
             if "lock" in msg.lower():

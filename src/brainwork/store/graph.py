@@ -25,6 +25,17 @@ def _table(rows: list[dict], schema: pa.Schema) -> pa.Table:
     return pa.table({f.name: [r.get(f.name) for r in rows] for f in schema}, schema=schema)
 
 
+def page_table(rows: list[dict] | list[pa.Table]) -> pa.Table:
+    """Page rows (dicts keyed by the names in :data:`PAGE_COLUMNS`), or
+    tables this function made, as one Arrow table for :func:`apply_sync`.
+
+    Converting in slices as pages are parsed keeps one compact copy of each
+    body instead of a Python dict per page (peak memory of a full index)."""
+    if rows and isinstance(rows[0], pa.Table):
+        return pa.concat_tables(rows)
+    return _table(rows, PAGE_SCHEMA)
+
+
 # -- index state ------------------------------------------------------------
 def index_state(store: Store) -> dict[str, dict[str, Any]]:
     """Per page id: path, kind, hash, size, mtime_ns, title, aliases, links
@@ -40,7 +51,7 @@ def apply_sync(
     store: Store,
     *,
     delete_ids: list[str],
-    pages: list[dict],
+    pages: list[dict] | pa.Table,
     touched: list[tuple[str, int]],
     edges: dict[str, list[dict]] | None,
     missing: list[str] | None,
@@ -49,8 +60,9 @@ def apply_sync(
 ) -> None:
     """Write one sync in a single transaction (all or nothing).
 
-    ``pages`` are full rows for new and changed pages (their old rows must be
-    in ``delete_ids``); ``touched`` (id, mtime_ns) pairs only get a new mtime;
+    ``pages`` are full rows for new and changed pages, as dicts or one
+    :func:`page_table` (their old rows must be in ``delete_ids``);
+    ``touched`` (id, mtime_ns) pairs only get a new mtime;
     ``edges`` (per REL table) and ``missing`` replace every edge and dead-link
     target when given (``None`` keeps them).
     """
@@ -63,7 +75,7 @@ def apply_sync(
             store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": delete_ids})
         if clear_error_paths:
             store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
-        store.copy("Page", _table(pages, PAGE_SCHEMA))
+        store.copy("Page", pages if isinstance(pages, pa.Table) else _table(pages, PAGE_SCHEMA))
         if touched:
             store.execute(
                 "UNWIND $rows AS r MATCH (p:Page {id: r.id}) SET p.mtime_ns = r.m",
