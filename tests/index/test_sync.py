@@ -89,11 +89,17 @@ def test_first_sync(cfg, st):
     assert page["fields"]["outcome"] == "success" and page["body_line"] == 8
 
 
+def _store_files(folder: Path) -> dict:
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir()}
+
+
 def test_second_run_writes_nothing(cfg, st):
     sync(cfg, st)
     before = graph.counts(st)
+    files = _store_files(cfg.store)
     rep = sync(cfg, st)
     assert not rep.wrote
+    assert _store_files(cfg.store) == files  # not a byte: no WAL, same database file
     assert rep.added == rep.changed == rep.removed == [] and rep.moved == []
     assert rep.edges == before["edges"] and rep.dead_links == before["dead_links"]
     assert graph.counts(st) == before
