@@ -130,3 +130,11 @@ HISTORY_DDL.append(
     "CREATE NODE TABLE IF NOT EXISTS RejectedCluster(rule STRING, corrections STRING[], reason STRING, "
     "at STRING, PRIMARY KEY (rule))"
 )
+
+# Dismissed findings (brainwork.analysis.findings, queries in store/dismissals.py):
+# one row per dismissed finding, keyed by the finding's stable key
+# ("duplicate:a|b", "orphan:notes/x", ...), with the person's reason and when
+# (ISO UTC). Never touched by indexing, so dismissals survive every re-index.
+HISTORY_DDL.append(
+    "CREATE NODE TABLE IF NOT EXISTS Dismissal(key STRING, reason STRING, created STRING, PRIMARY KEY (key))"
+)
