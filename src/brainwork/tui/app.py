@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import time
 import traceback
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
@@ -200,16 +201,20 @@ class BrainworkApp(App[None]):
     @work(thread=True, group="index", exclusive=True, exit_on_error=False)
     def _index(self, quiet: bool) -> None:
         worker = get_current_worker()
+        with self.store.borrow() as store, ExitStack() as writing:
 
-        def progress(done: int, total: int, phase: str) -> None:
-            if worker.is_cancelled:
-                raise IndexCancelled()
-            now = time.monotonic()
-            if now - self._progress_at >= PROGRESS_INTERVAL or done == total:
-                self._progress_at = now
-                self.post_message(IndexProgressed(done, total, phase))
+            def progress(done: int, total: int, phase: str) -> None:
+                if worker.is_cancelled:
+                    raise IndexCancelled()
+                if phase == "writing":
+                    # sync() reports "writing" right before its one write
+                    # transaction: hold reads back until it has committed.
+                    writing.enter_context(self.store.exclusive())
+                now = time.monotonic()
+                if now - self._progress_at >= PROGRESS_INTERVAL or done == total:
+                    self._progress_at = now
+                    self.post_message(IndexProgressed(done, total, phase))
 
-        with self.store.use() as store:
             report = sync(self.config, store, progress)
         if not worker.is_cancelled:
             message = IndexFinished(report)

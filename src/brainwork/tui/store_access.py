@@ -2,11 +2,22 @@
 
 The app opens the :class:`~brainwork.store.Store` once (in a worker, since
 opening Kùzu takes a moment and may fail with
-:class:`~brainwork.errors.StoreBusy`). Every worker borrows it with
-``with handle.use() as store:``; :meth:`StoreHandle.close` waits until no
-worker is inside such a block before closing the database, because a
-cancelled Textual thread worker keeps running and closing Kùzu under a
-running query would crash the process.
+:class:`~brainwork.errors.StoreBusy`). Workers borrow it:
+
+- ``with handle.use() as store:`` to read (any number at once);
+- ``with handle.exclusive() as store:`` around every write transaction: it
+  waits for running reads to finish and holds new ones back until the write
+  is done. Kùzu 0.11.3 checkpoints when a large write commits and must wait
+  for every active transaction to leave; with reads arriving steadily from
+  other threads the commit fails after ~5 s with "Timeout waiting for active
+  transactions to leave the system before checkpointing" (reproduced here
+  with one thread syncing sample_vault while another reads in a loop);
+- ``with handle.borrow() as store:`` for a long job that writes only at its
+  end and takes :meth:`exclusive` itself for that moment (the indexer).
+
+:meth:`StoreHandle.close` waits until no worker holds the store before
+closing the database, because a cancelled Textual thread worker keeps
+running and closing Kùzu under a running query would crash the process.
 """
 
 from __future__ import annotations
@@ -34,7 +45,10 @@ class StoreHandle:
     def __init__(self, config: Config):
         self.config = config
         self._store: Store | None = None
-        self._active = 0
+        self._active = 0  # every borrower
+        self._readers = 0  # inside use()
+        self._writer = False  # someone is inside exclusive()
+        self._writers_waiting = 0
         self._closed = False
         self._cond = threading.Condition()
 
@@ -59,24 +73,77 @@ class StoreHandle:
                 return
             self._store = store
 
+    def _enter(self, ready) -> Store:
+        with self._cond:
+            if self._store is None or self._closed:
+                raise StoreUnavailable(f"the store of {self.config.vault} is not open")
+            self._cond.wait_for(ready)
+            if self._store is None:
+                raise StoreUnavailable(f"the store of {self.config.vault} is not open")
+            self._active += 1
+            return self._store
+
+    def _leave(self) -> None:
+        with self._cond:
+            self._active -= 1
+            self._cond.notify_all()
+
     @contextmanager
     def use(self) -> Iterator[Store]:
-        """Borrow the store for one unit of work.
+        """Borrow the store to read (shared with other readers).
+
+        Raises:
+            StoreUnavailable: not opened, or closing.
+        """
+        store = self._enter(lambda: not self._writer and self._writers_waiting == 0)
+        with self._cond:
+            self._readers += 1
+        try:
+            yield store
+        finally:
+            with self._cond:
+                self._readers -= 1
+            self._leave()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[Store]:
+        """Borrow the store to write: no read runs meanwhile (see the module doc).
+
+        Must not be entered inside :meth:`use` on the same thread (it would
+        wait for itself); inside :meth:`borrow` is fine.
 
         Raises:
             StoreUnavailable: not opened, or closing.
         """
         with self._cond:
-            if self._store is None or self._closed:
-                raise StoreUnavailable(f"the store of {self.config.vault} is not open")
-            self._active += 1
-            store = self._store
+            self._writers_waiting += 1
+        try:
+            store = self._enter(lambda: not self._writer and self._readers == 0)
+        finally:
+            with self._cond:
+                self._writers_waiting -= 1
+        with self._cond:
+            self._writer = True
         try:
             yield store
         finally:
             with self._cond:
-                self._active -= 1
-                self._cond.notify_all()
+                self._writer = False
+            self._leave()
+
+    @contextmanager
+    def borrow(self) -> Iterator[Store]:
+        """Hold the store open without a read or write claim (the holder
+        takes :meth:`exclusive` for its writes).
+
+        Raises:
+            StoreUnavailable: not opened, or closing.
+        """
+        store = self._enter(lambda: True)
+        try:
+            yield store
+        finally:
+            self._leave()
 
     def close(self, timeout: float = 30.0) -> None:
         """Refuse new work, wait (at most ``timeout`` seconds) for running
