@@ -31,7 +31,23 @@ class Thresholds:
       for merging (0..1; issue 3).
     - ``oversize_bytes``: a page over this should be split (bytes; issue 3).
     - ``cluster_similarity``: corrections at least this cosine-similar join one
-      cluster during consolidation (0..1; issue 4).
+      cluster during consolidation (0..1, average linkage: the mean similarity
+      between two merged groups; issue 4 §3, tuned on sample_vault/ with
+      all-MiniLM-L6-v2, see docs/learning-loop.md).
+    - ``cluster_task_weight``: weight of the task a correction came from in
+      the vector it is clustered by (``correction + w * task``, normalised;
+      0 clusters by the correction alone; issue 4 §3, tuned with the above).
+    - ``rule_match_similarity``: a cluster whose centroid is this similar to
+      an existing candidate or active rule is proposed as evidence for it, not
+      drafted again (0..1, cosine; issue 4 §3).
+    - ``rule_contradiction_margin``: a cluster matching an active rule
+      contradicts it (and is drafted as a superseding rule) when the rule text
+      is closer to the corrections' ``wrong`` text than to their ``correct``
+      text by at least this much (cosine difference; issue 4 §3).
+    - ``rule_task_similarity``: a task belongs to a rule's task class (for its
+      before/after effect and staleness) when it is this similar to the
+      centroid of the tasks the rule's corrections came from (0..1, cosine;
+      issue 4 §7).
     - ``rule_overlap_similarity``: active rules this similar are proposed for
       merging (0..1; issue 4).
     - ``rule_stale_days``: an active rule with no recall hit, matching task or
@@ -58,7 +74,11 @@ class Thresholds:
     duplicate_similarity: float = 0.88
     merge_candidate_similarity: float = 0.93
     oversize_bytes: int = 32 * 1024
-    cluster_similarity: float = 0.55
+    cluster_similarity: float = 0.40
+    cluster_task_weight: float = 0.5
+    rule_match_similarity: float = 0.45
+    rule_contradiction_margin: float = 0.05
+    rule_task_similarity: float = 0.45
     rule_overlap_similarity: float = 0.85
     rule_stale_days: int = 60
     doctrine_budget_tokens: int = 1500
