@@ -1,0 +1,183 @@
+"""Commands of the learning step (issue 4 §3-§5, §7): ``consolidate``,
+``rules``, ``approve``, ``reject``, ``retire``, ``doctrine``.
+
+Registered through :mod:`brainwork.cli.learn` (its ``COMMANDS``). Each is a
+thin shell over :mod:`brainwork.learn`; the workbench calls the same
+functions. Every change goes through the undo log: ``brainwork undo``
+reverts the last approve / reject / consolidate.
+"""
+
+from __future__ import annotations
+
+import click
+
+from brainwork.cli.common import echo_json, open_store, progress_bar, vault_options
+from brainwork.config import Config
+from brainwork.errors import StoreBusy
+from brainwork.vocabulary import RULE_STATUSES
+
+UNDO_HINT = "undo with `brainwork undo`"
+
+
+def _synced(config: Config, store) -> None:
+    from brainwork.index.sync import sync
+
+    sync(config, store)
+
+
+@click.command("consolidate")
+@click.option("--json", "as_json", is_flag=True, help="Print {clusters, candidates_created} as JSON.")
+@click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
+@vault_options
+def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
+    """Cluster unresolved corrections and draft candidate rules for the ones that recur.
+
+    Nothing becomes doctrine here: candidates wait for `brainwork approve`.
+    """
+    from brainwork.learn.consolidate import consolidate
+
+    with open_store(config) as store:
+        _synced(config, store)
+        with progress_bar("consolidating", not as_json) as progress:
+            report = consolidate(config, store, dry_run=dry_run, progress=progress)
+    if as_json:
+        echo_json(report.to_json())
+        return
+    click.echo(
+        f"read {report.read} unresolved corrections ({report.new} new since the last pass); "
+        f"{len(report.clusters)} cluster(s) proposed in {report.seconds:.1f} s"
+    )
+    for c in report.clusters:
+        what = {
+            "new": f"new candidate {c.candidate}",
+            "existing": f"added to candidate {c.candidate}",
+            "evidence": f"evidence for active rule {c.rule} (link it from the inbox)",
+            "supersede": f"candidate {c.candidate}, proposed to supersede {c.rule}",
+        }[c.action]
+        click.echo(f"  {len(c.corrections)} correction(s), {len(c.tasks)} task(s), similarity {c.similarity:.2f}: {what}")
+    for s in report.suppressed:
+        click.echo(f"  not proposed again (rejected before: {', '.join(s['rejected'])}): {len(s['corrections'])} correction(s)")
+    verb = "would create" if dry_run else "created"
+    tail = "" if dry_run or report.operation is None else f"; {UNDO_HINT}"
+    click.echo(f"{verb} {report.candidates_created} candidate rule(s){tail}")
+
+
+@click.command("rules")
+@click.option("--status", type=click.Choice(list(RULE_STATUSES)), default=None, help="Only rules with this status.")
+@click.option("--json", "as_json", is_flag=True, help="Print rules, effects and pruning suggestions as JSON.")
+@vault_options
+def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
+    """List rules with their status, doctrine cost, before/after effect and pruning suggestions."""
+    from brainwork.learn.rules import overview
+
+    with open_store(config) as store:
+        _synced(config, store)
+        data = overview(config, store, status)
+    if as_json:
+        echo_json(data)
+        return
+    for r in data["rules"]:
+        effect = ""
+        if r["before"] is not None or r["after"] is not None:
+            fmt = lambda v: "–" if v is None else f"{v:.2f}"  # noqa: E731
+            effect = (f"  corrections/task {fmt(r['before'])} → {fmt(r['after'])} "
+                      f"({r['tasks_before']} → {r['tasks_after']} tasks)")
+        cost = f"  ~{r['doctrine_tokens']} tokens" if r["doctrine_tokens"] else ""
+        click.echo(f"{(r['status'] or '-'):9} {r['id']}  {r['title']}{cost}{effect}")
+        if r["status"] == "candidate":
+            click.echo(f"          {len(r['evidence'])} correction(s) as evidence"
+                       + (f"; proposes to supersede {r['proposed_supersedes']}" if r["proposed_supersedes"] else ""))
+    d = data["doctrine"]
+    click.echo(f"doctrine: ~{d['tokens']} of {d['budget']} tokens" + (" (over budget)" if d["over_budget"] else ""))
+    for s in data["pruning"]:
+        click.echo(f"suggest {s['kind']}: {s['reason']}")
+
+
+@click.command("approve")
+@click.argument("rule")
+@click.option("--text", default=None, help="New wording of the rule (edit, then approve).")
+@click.option("--supersedes", "supersedes", default=None, metavar="OLD", help="An active rule this one replaces (it is retired).")
+@click.option("--keep-older", is_flag=True, help="Ignore the candidate's proposed_supersedes; retire nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@vault_options
+def approve_cmd(config: Config, rule: str, text: str | None, supersedes: str | None, keep_older: bool, as_json: bool) -> None:
+    """Approve candidate RULE: it becomes active doctrine; its corrections become promoted."""
+    from brainwork.learn.rules import approve
+
+    with open_store(config) as store:
+        _synced(config, store)
+        d = approve(config, store, rule, text=text, supersedes=supersedes, keep_older=keep_older)
+    if as_json:
+        echo_json(d.to_json())
+        return
+    retired = f"; retired {', '.join(d.retired)}" if d.retired else ""
+    click.echo(f"approved {d.rule} ({len(d.corrections)} correction(s) promoted{retired}); {UNDO_HINT}")
+
+
+@click.command("reject")
+@click.argument("rule")
+@click.option("--reason", required=True, help="Why the candidate is rejected (recorded on the page).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@vault_options
+def reject_cmd(config: Config, rule: str, reason: str, as_json: bool) -> None:
+    """Reject candidate RULE with a reason; its cluster is not proposed again unless new corrections join."""
+    from brainwork.learn.rules import reject
+
+    with open_store(config) as store:
+        _synced(config, store)
+        d = reject(config, store, rule, reason)
+    if as_json:
+        echo_json(d.to_json())
+        return
+    click.echo(f"rejected {d.rule}; {UNDO_HINT}")
+
+
+@click.command("retire")
+@click.argument("rule")
+@click.option("--reason", default=None, help="Why the rule is retired (recorded on the page).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@vault_options
+def retire_cmd(config: Config, rule: str, reason: str | None, as_json: bool) -> None:
+    """Retire active RULE: it leaves the doctrine (e.g. after a pruning suggestion)."""
+    from brainwork.learn.rules import retire
+
+    with open_store(config) as store:
+        _synced(config, store)
+        d = retire(config, store, rule, reason)
+    if as_json:
+        echo_json(d.to_json())
+        return
+    click.echo(f"retired {d.rule}; {UNDO_HINT}")
+
+
+@click.command("doctrine")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", help="Output format.")
+@click.option("--budget", type=click.IntRange(1), default=None, help="Token budget (default: thresholds.doctrine_budget_tokens).")
+@vault_options
+def doctrine_cmd(config: Config, fmt: str, budget: int | None) -> None:
+    """Print the active rules as a compact block for the start of an agent session.
+
+    The size against the budget goes to stderr (a warning naming the costliest
+    rules when over), so stdout can be injected as is (e.g. a SessionStart hook).
+    Never loads the embedding model. If another brainwork process holds the
+    store, the rules are read from the vault files directly.
+    """
+    from brainwork.learn.doctrine import doctrine, doctrine_from_vault
+
+    try:
+        with open_store(config) as store:
+            _synced(config, store)
+            doc = doctrine(config, store, budget)
+    except StoreBusy:
+        doc = doctrine_from_vault(config, budget)
+    if fmt == "json":
+        echo_json(doc.to_json())
+    else:
+        click.echo(doc.text, nl=False)
+    click.echo(f"doctrine: {len(doc.rules)} active rule(s), ~{doc.tokens} of {doc.budget} tokens", err=True)
+    warning = doc.warning()
+    if warning:
+        click.echo(f"brainwork: warning: {warning}", err=True)
+
+
+COMMANDS = [consolidate_cmd, rules_cmd, approve_cmd, reject_cmd, retire_cmd, doctrine_cmd]

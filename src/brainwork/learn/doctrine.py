@@ -1,0 +1,172 @@
+"""The doctrine: exactly the active rules, as a compact block for the start of
+every agent session (issue 4 §5).
+
+Size is estimated as tokens = ceil(characters / 4) (the usual rule of thumb
+for English text with BPE tokenisers); the budget defaults to
+``thresholds.doctrine_budget_tokens``. Over budget is a warning (the CLI
+prints it on stderr) naming the rules that cost most, never a failure: the
+agent still gets every active rule.
+
+Rules are ordered by activation date, then id, so the block is stable and a
+newly approved rule appears at the end.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from brainwork.config import Config
+from brainwork.learn.rules import Rule, list_rules
+from brainwork.store import Store
+
+HEADER = "# Doctrine: standing rules approved from past corrections"
+INTRO = "Follow these in every task. Each line names its rule page; open it for the evidence."
+
+
+def tokens_of(text: str) -> int:
+    """Estimated tokens of ``text``: ceil(characters / 4)."""
+    return math.ceil(len(text) / 4)
+
+
+@dataclass
+class DoctrineRule:
+    """One rule in the doctrine and what its block costs (characters, tokens)."""
+
+    id: str
+    title: str
+    rule: str
+    why: str
+    apply: str
+    activated: str | None
+    block: str
+    chars: int
+    tokens: int
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id, "title": self.title, "rule": self.rule, "why": self.why, "apply": self.apply,
+            "activated": self.activated, "tokens": self.tokens,
+        }
+
+
+@dataclass
+class Doctrine:
+    """The active rules rendered: ``text`` (Markdown), its ``tokens`` against
+    ``budget``; ``over_budget`` when tokens > budget."""
+
+    rules: list[DoctrineRule]
+    text: str
+    tokens: int
+    budget: int
+    over_budget: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.over_budget = self.tokens > self.budget
+
+    def costliest(self, n: int = 3) -> list[DoctrineRule]:
+        """The ``n`` rules whose blocks cost most tokens, most first."""
+        return sorted(self.rules, key=lambda r: (-r.tokens, r.id))[:n]
+
+    def warning(self) -> str | None:
+        """One line when over budget, naming the costliest rules; else None."""
+        if not self.over_budget:
+            return None
+        top = ", ".join(f"{r.id} ({r.tokens})" for r in self.costliest())
+        return (
+            f"doctrine is ~{self.tokens} tokens, over the budget of {self.budget}; "
+            f"costliest rules: {top}. Tighten, merge or retire some (see `brainwork rules`)."
+        )
+
+    def to_json(self) -> dict:
+        """``{"rules": [...], "tokens", "budget", "over_budget", "text"}``."""
+        return {
+            "rules": [r.to_json() for r in self.rules],
+            "tokens": self.tokens,
+            "budget": self.budget,
+            "over_budget": self.over_budget,
+            "text": self.text,
+        }
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text or "").split())
+
+
+def render_rule(rule: Rule) -> str:
+    """The doctrine block of one rule (no trailing newline)::
+
+        - **Title** (rules/id): the rule text
+          Why: ... Applies to: ...
+    """
+    head = f"- **{_one_line(rule.title)}** ({rule.id}): {_one_line(rule.text) or _one_line(rule.title)}"
+    tail = []
+    if rule.why:
+        tail.append(f"Why: {_one_line(rule.why)}")
+    if rule.apply:
+        tail.append(f"Applies to: {_one_line(rule.apply)}")
+    return head + ("\n  " + " ".join(tail) if tail else "")
+
+
+def active_rules(store: Store) -> list[Rule]:
+    """The active rules in doctrine order (activation date, then id)."""
+    return sorted(list_rules(store, "active"), key=lambda r: (r.activated or "", r.id))
+
+
+def doctrine(config: Config, store: Store, budget: int | None = None) -> Doctrine:
+    """Render exactly the active rules.
+
+    ``budget``: tokens (default ``config.thresholds.doctrine_budget_tokens``).
+    With no active rule the text says so in one line (an empty doctrine is
+    valid).
+    """
+    budget = config.thresholds.doctrine_budget_tokens if budget is None else int(budget)
+    return _render(active_rules(store), budget)
+
+def _render(rules: list[Rule], budget: int) -> Doctrine:
+    items = []
+    for r in rules:
+        block = render_rule(r)
+        items.append(DoctrineRule(r.id, r.title, r.text, r.why, r.apply, r.activated, block, len(block) + 1, tokens_of(block + "\n")))
+    if items:
+        text = f"{HEADER} ({len(items)})\n{INTRO}\n\n" + "\n".join(i.block for i in items) + "\n"
+    else:
+        text = f"{HEADER} (0)\nNo rule has been approved yet.\n"
+    return Doctrine(items, text, tokens_of(text), budget)
+
+
+_RULE_TYPE = re.compile(rb"^type:[ \t]*['\"]?rule['\"]?[ \t]*\r?$", re.MULTILINE)
+
+
+def doctrine_from_vault(config: Config, budget: int | None = None) -> Doctrine:
+    """Like :func:`doctrine`, read from the vault's files without the store
+    (for a session hook while another process, e.g. the workbench, holds the
+    store). Only pages whose frontmatter says ``type: rule`` are parsed."""
+    from brainwork.index.scan import scan_vault
+    from brainwork.vault.parse import parse_file
+
+    budget = config.thresholds.doctrine_budget_tokens if budget is None else int(budget)
+    rules = []
+    for f in scan_vault(config.vault, config.ignore_folders, config.store):
+        if not f.is_markdown or f.size > config.thresholds.max_file_bytes:
+            continue
+        try:
+            with open(config.vault / f.rel, "rb") as fh:
+                head = fh.read(8192)
+        except OSError:
+            continue
+        if not _RULE_TYPE.search(head):
+            continue
+        page = parse_file(config.vault, f.rel)
+        if page.type != "rule" or page.fields.get("status") != "active":
+            continue
+        fields = page.fields
+        rules.append(Rule(
+            id=page.id, path=page.path, title=page.title, status="active",
+            text=_one_line(fields.get("rule")), why=_one_line(fields.get("why")), apply=_one_line(fields.get("apply")),
+            created=fields.get("created") if isinstance(fields.get("created"), str) else None,
+            activated=fields.get("activated") if isinstance(fields.get("activated"), str) else None,
+        ))
+    rules.sort(key=lambda r: (r.activated or "", r.id))
+    return _render(rules, budget)

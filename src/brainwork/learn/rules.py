@@ -1,0 +1,431 @@
+"""Rules and the approval gate (issue 4 §4).
+
+Nothing becomes doctrine without an explicit human decision. A rule page
+(``type: rule``) moves through ``candidate`` -> ``active`` (approved) ->
+``retired``, or ``candidate`` -> ``rejected``. Each decision is one
+undoable operation (:func:`brainwork.ops.changeset.apply`), so
+``brainwork undo`` reverts it byte for byte:
+
+- :func:`approve` — status ``active``, ``activated: DATE``, the evidence
+  becomes ``promoted_from:`` links on the rule page (the inverse key of the
+  ``promoted_to`` edge, so each correction gets a ``promoted_to`` edge to the
+  rule), every evidence correction's status becomes ``promoted``. With
+  ``text`` the rule's wording is replaced first (edit then approve). With
+  ``supersedes`` (or the candidate's ``proposed_supersedes:``) the rule gets a
+  ``supersedes:`` link and the older rule becomes ``retired`` (``retired:
+  DATE``).
+- :func:`reject` — status ``rejected``, ``rejected: DATE``,
+  ``rejected_reason:``; the cluster is remembered so consolidation does not
+  propose it again unless new corrections join it.
+- :func:`retire` — an active rule leaves the doctrine (pruning).
+- :func:`link_corrections` — attach corrections to an existing rule as
+  evidence (the correction inbox's "link to rule").
+
+Only the keys named above change; everything else in the files keeps its
+bytes (:mod:`brainwork.vault.edit`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, timezone
+
+from brainwork.config import Config
+from brainwork.errors import PageNotFound, UserError
+from brainwork.learn.pagefile import Edits, link, link_target
+from brainwork.ops import changeset
+from brainwork.store import Store
+from brainwork.store import graph
+from brainwork.store import learning as q
+from brainwork.vault.edit import add_to_list_field, set_field
+from brainwork.vocabulary import RULE_STATUSES
+
+#: Frontmatter keys the learning step writes on rule pages (documented in
+#: docs/learning-loop.md). ``evidence`` holds a candidate's corrections; at
+#: approval they move to ``promoted_from`` (vocabulary: inverse of promoted_to).
+EVIDENCE_KEY = "evidence"
+PROMOTED_KEY = "promoted_from"
+PROPOSED_SUPERSEDES_KEY = "proposed_supersedes"
+
+
+@dataclass
+class Rule:
+    """One rule page as the learning step sees it.
+
+    ``text`` is the standing instruction (frontmatter ``rule:``); dates are
+    ``YYYY-MM-DD`` text or None; ``evidence`` the correction ids it comes
+    from; ``supersedes``/``superseded_by`` rule ids; ``proposed_supersedes``
+    the active rule a candidate proposes to replace.
+    """
+
+    id: str
+    path: str
+    title: str
+    status: str | None
+    text: str
+    why: str
+    apply: str
+    created: str | None
+    activated: str | None
+    tags: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    supersedes: list[str] = field(default_factory=list)
+    superseded_by: list[str] = field(default_factory=list)
+    proposed_supersedes: str | None = None
+    rejected_reason: str | None = None
+    retired: str | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Decision:
+    """What one approval-gate action did: ``action`` (``approve`` |
+    ``supersede`` | ``reject`` | ``retire`` | ``link``), the rule, the
+    corrections whose status changed, the rules retired, and the undo-log
+    operation (``operation.id``; ``brainwork undo`` reverts it)."""
+
+    action: str
+    rule: str
+    corrections: list[str]
+    retired: list[str]
+    operation: changeset.Operation
+
+    def to_json(self) -> dict:
+        return {
+            "action": self.action,
+            "rule": self.rule,
+            "corrections": self.corrections,
+            "retired": self.retired,
+            "operation": self.operation.id,
+            "files": self.operation.paths,
+        }
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value).strip()
+
+
+def _today(today: str | date | None) -> str:
+    if today is None:
+        return date.today().isoformat()
+    return today.isoformat() if isinstance(today, date) else str(today)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _rule_from_row(row: dict, ids: set[str] | None = None) -> Rule:
+    f = row["fields"]
+    proposed = link_target(_text(f.get(PROPOSED_SUPERSEDES_KEY))) if f.get(PROPOSED_SUPERSEDES_KEY) else None
+    return Rule(
+        id=row["id"],
+        path=row["path"],
+        title=row["title"],
+        status=row["status"],
+        text=_text(f.get("rule")),
+        why=_text(f.get("why")),
+        apply=_text(f.get("apply")),
+        created=row["created"],
+        activated=_text(f.get("activated")) or None,
+        tags=row["tags"],
+        evidence=list(row["evidence"]),
+        supersedes=list(row["supersedes"]),
+        superseded_by=list(row["superseded_by"]),
+        proposed_supersedes=proposed,
+        rejected_reason=_text(f.get("rejected_reason")) or None,
+        retired=_text(f.get("retired")) or None,
+    )
+
+
+def list_rules(store: Store, status: str | None = None) -> list[Rule]:
+    """Every rule page (or those with ``status``), by id.
+
+    Raises:
+        UserError: ``status`` is not one of :data:`brainwork.vocabulary.RULE_STATUSES`.
+    """
+    if status is not None and status not in RULE_STATUSES:
+        raise UserError(f"unknown rule status {status!r} (one of: {', '.join(RULE_STATUSES)})")
+    rules = [_rule_from_row(r) for r in q.rules(store, status)]
+    # A proposed_supersedes link is written as text; resolve it like a wikilink.
+    for r in rules:
+        if r.proposed_supersedes:
+            try:
+                r.proposed_supersedes = graph.find_page(store, r.proposed_supersedes)
+            except PageNotFound:
+                pass
+    return rules
+
+
+def get_rule(store: Store, name: str) -> Rule:
+    """The rule ``name`` designates (id, path, title, alias).
+
+    Raises:
+        PageNotFound: no such page. UserError: the page is not a rule.
+    """
+    pid = graph.find_page(store, name)
+    for r in list_rules(store):
+        if r.id == pid:
+            return r
+    raise UserError(f"{pid} is not a rule page (type: rule)")
+
+
+def _corrections_by_id(store: Store) -> dict[str, dict]:
+    return {c["id"]: c for c in q.corrections(store)}
+
+
+def _set_correction_status(edits: Edits, corr: dict, status: str, *, only_from: tuple) -> bool:
+    if corr["status"] not in only_from:
+        return False
+    edits.edit(corr["path"], lambda t: set_field(t, "status", status))
+    return True
+
+
+def approve(
+    config: Config,
+    store: Store,
+    name: str,
+    *,
+    text: str | None = None,
+    supersedes: str | None = None,
+    keep_older: bool = False,
+    today: str | date | None = None,
+) -> Decision:
+    """Approve candidate rule ``name``: it becomes active doctrine.
+
+    ``text``: new wording for the rule (edit then approve). ``supersedes``:
+    an active rule this one replaces (it is retired); by default the
+    candidate's own ``proposed_supersedes:`` is taken, unless ``keep_older``.
+    ``today``: the ``activated`` date (default: today).
+
+    Returns a :class:`Decision`; undo with :func:`brainwork.ops.changeset.undo`.
+
+    Raises:
+        UserError: the page is not a candidate rule, ``text`` is empty, the
+            superseded page is not an active rule (or is the rule itself), or
+            a file changed meanwhile.
+        PageNotFound: ``name`` or ``supersedes`` names no page.
+    """
+    rule = get_rule(store, name)
+    if rule.status != "candidate":
+        raise UserError(f"{rule.id} is {rule.status or 'without a status'}; only candidate rules can be approved")
+    if text is not None and not text.strip():
+        raise UserError("the rule text is empty")
+    day = _today(today)
+    older: Rule | None = None
+    target = supersedes if supersedes is not None else (None if keep_older else rule.proposed_supersedes)
+    if target:
+        older = get_rule(store, target)
+        if older.id == rule.id:
+            raise UserError(f"{rule.id} cannot supersede itself")
+        if older.status != "active":
+            raise UserError(f"{older.id} is {older.status or 'without a status'}; only an active rule can be superseded")
+
+    corrs = _corrections_by_id(store)
+    edits = Edits(config)
+    evidence_links = [link(c) for c in rule.evidence]
+
+    def edit_rule(t: str) -> str:
+        if text is not None:
+            t = set_field(t, "rule", " ".join(text.split()))
+        t = set_field(t, "status", "active")
+        t = set_field(t, "activated", day)
+        for item in evidence_links:
+            t = add_to_list_field(t, PROMOTED_KEY, item)
+        t = set_field(t, EVIDENCE_KEY, None)
+        t = _drop_redundant_related(t, store, set(rule.evidence))
+        t = set_field(t, PROPOSED_SUPERSEDES_KEY, None)
+        if older is not None:
+            t = add_to_list_field(t, "supersedes", link(older.id)) if _has_key(t, "supersedes") else set_field(t, "supersedes", link(older.id))
+        return t
+
+    edits.edit(rule.path, edit_rule)
+    changed = [
+        c for c in rule.evidence
+        if c in corrs and _set_correction_status(edits, corrs[c], "promoted", only_from=("open", "clustered", None))
+    ]
+    retired = []
+    if older is not None:
+        edits.edit(older.path, lambda t: set_field(set_field(t, "status", "retired"), "retired", day))
+        retired.append(older.id)
+    kind = "supersede-rule" if older else "approve-rule"
+    summary = f"approve {rule.id}" + (f" superseding {older.id}" if older else "") + (" (edited)" if text is not None else "")
+    op = changeset.apply(
+        config, store, kind, summary, edits.changes(),
+        details={"rule": rule.id, "corrections": changed, "retired": retired, "edited": text is not None},
+    )
+    return Decision("supersede" if older else "approve", rule.id, changed, retired, op)
+
+
+def reject(config: Config, store: Store, name: str, reason: str, *, today: str | date | None = None) -> Decision:
+    """Reject candidate rule ``name`` with ``reason`` (required).
+
+    The page keeps its evidence links and gets ``status: rejected``,
+    ``rejected: DATE`` and ``rejected_reason:``; the cluster is also recorded
+    in the store (``RejectedCluster``) so consolidation does not propose the
+    same corrections again even if the page is deleted later.
+
+    Raises:
+        UserError: empty reason, the page is not a candidate rule, or a file
+            changed meanwhile. PageNotFound: no such page.
+    """
+    if not reason or not reason.strip():
+        raise UserError("a reason is required to reject a rule (--reason)")
+    rule = get_rule(store, name)
+    if rule.status != "candidate":
+        raise UserError(f"{rule.id} is {rule.status or 'without a status'}; only candidate rules can be rejected")
+    day = _today(today)
+    reason = " ".join(reason.split())
+    edits = Edits(config)
+    edits.edit(
+        rule.path,
+        lambda t: set_field(set_field(set_field(t, "status", "rejected"), "rejected", day), "rejected_reason", reason),
+    )
+    op = changeset.apply(
+        config, store, "reject-rule", f"reject {rule.id}: {reason}", edits.changes(),
+        details={"rule": rule.id, "reason": reason, "corrections": rule.evidence},
+    )
+    q.record_rejection(store, rule.id, rule.evidence, reason, _now())
+    return Decision("reject", rule.id, [], [], op)
+
+
+def retire(config: Config, store: Store, name: str, reason: str | None = None, *, today: str | date | None = None) -> Decision:
+    """Retire active rule ``name`` (it leaves the doctrine), e.g. after a
+    pruning suggestion; ``reason`` is recorded as ``retired_reason:``.
+
+    Raises:
+        UserError: the rule is not active. PageNotFound: no such page.
+    """
+    rule = get_rule(store, name)
+    if rule.status != "active":
+        raise UserError(f"{rule.id} is {rule.status or 'without a status'}; only active rules can be retired")
+    day = _today(today)
+
+    def edit(t: str) -> str:
+        t = set_field(set_field(t, "status", "retired"), "retired", day)
+        return set_field(t, "retired_reason", " ".join(reason.split())) if reason and reason.strip() else t
+
+    edits = Edits(config)
+    edits.edit(rule.path, edit)
+    op = changeset.apply(config, store, "retire-rule", f"retire {rule.id}", edits.changes(), details={"rule": rule.id})
+    return Decision("retire", rule.id, [], [rule.id], op)
+
+
+def link_corrections(config: Config, store: Store, name: str, corrections: list[str]) -> Decision:
+    """Attach ``corrections`` (names) to rule ``name`` as evidence.
+
+    For an active rule they become ``promoted_from:`` links and their status
+    ``promoted``; for a candidate, ``evidence:`` links and status
+    ``clustered``. Dismissed corrections are refused.
+
+    Raises:
+        UserError: the rule is rejected or retired, a name is not a
+            correction, or nothing would change. PageNotFound: no such page.
+    """
+    rule = get_rule(store, name)
+    if rule.status not in ("active", "candidate"):
+        raise UserError(f"{rule.id} is {rule.status or 'without a status'}; link corrections to an active or candidate rule")
+    corrs = _corrections_by_id(store)
+    ids = []
+    for n in corrections:
+        cid = graph.find_page(store, n)
+        if cid not in corrs:
+            raise UserError(f"{cid} is not a correction page")
+        if corrs[cid]["status"] == "dismissed":
+            raise UserError(f"{cid} was dismissed; it cannot be evidence for a rule")
+        ids.append(cid)
+    active = rule.status == "active"
+    key = PROMOTED_KEY if active else EVIDENCE_KEY
+    new = [c for c in ids if c not in rule.evidence]
+    edits = Edits(config)
+    if new:
+        def edit(t: str) -> str:
+            for c in new:
+                t = add_to_list_field(t, key, link(c))
+            return t
+
+        edits.edit(rule.path, edit)
+    status = "promoted" if active else "clustered"
+    allowed = ("open", "clustered", None) if active else ("open", None)
+    changed = [c for c in ids if _set_correction_status(edits, corrs[c], status, only_from=allowed)]
+    changes = edits.changes()
+    if not changes:
+        raise UserError(f"{', '.join(ids)} already linked to {rule.id}")
+    op = changeset.apply(
+        config, store, "link-correction", f"link {len(ids)} correction(s) to {rule.id}", changes,
+        details={"rule": rule.id, "corrections": ids},
+    )
+    return Decision("link", rule.id, changed, [], op)
+
+
+def _has_key(text: str, key: str) -> bool:
+    from brainwork.vault.edit import field_block
+
+    return field_block(text, key) is not None
+
+
+def _drop_redundant_related(text: str, store: Store, evidence: set[str]) -> str:
+    """Remove a ``related:`` key that lists only evidence corrections (a
+    hand-written candidate's provenance, now carried by ``promoted_from``)."""
+    from brainwork.vault.edit import frontmatter_fields
+
+    value = frontmatter_fields(text).get("related")
+    items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    if not items:
+        return text
+    for item in items:
+        target = link_target(str(item))
+        if target is None:
+            return text
+        try:
+            if graph.find_page(store, target) not in evidence:
+                return text
+        except PageNotFound:
+            return text
+    return set_field(text, "related", None)
+
+
+def overview(config: Config, store: Store, status: str | None = None, *, today=None) -> dict:
+    """What ``brainwork rules --json`` prints and the Rules pane shows.
+
+    ``{"rules": [...], "pruning": [...], "doctrine": {"tokens", "budget", "over_budget"}}``.
+    Each rule is :meth:`Rule.to_json` plus ``doctrine_tokens`` (its cost in
+    the doctrine, active rules only) and the effect (issue 4 §7): ``before``
+    and ``after`` (corrections per task), ``tasks_before``, ``tasks_after``,
+    ``corrections_before``, ``corrections_after``, ``helped`` — None for
+    rules that are not active. ``pruning`` lists merge/retire suggestions
+    (:mod:`brainwork.learn.prune`).
+
+    Raises:
+        UserError: unknown ``status``.
+    """
+    from brainwork.learn.doctrine import doctrine
+    from brainwork.learn.effect import rule_effects
+    from brainwork.learn.prune import suggestions
+
+    rules = list_rules(store, status)
+    active = [r for r in (rules if status in (None, "active") else list_rules(store, "active")) if r.status == "active"]
+    effects = rule_effects(config, store, active)
+    doc = doctrine(config, store)
+    cost = {d.id: d.tokens for d in doc.rules}
+    out = []
+    for r in rules:
+        item = r.to_json()
+        e = effects.get(r.id)
+        item["doctrine_tokens"] = cost.get(r.id)
+        for key in ("before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped"):
+            item[key] = None if e is None else e.to_json()[key]
+        item["task_class"] = None if e is None else e.to_json()["task_class"]
+        out.append(item)
+    prune = suggestions(config, store, today=today, rules=active, effects=effects)
+    return {
+        "rules": out,
+        "pruning": [s.to_json() for s in prune],
+        "doctrine": {"tokens": doc.tokens, "budget": doc.budget, "over_budget": doc.over_budget},
+    }
