@@ -65,15 +65,15 @@ def _describe(binding: Binding) -> str:
 
 
 def rows_for(node: DOMNode) -> list[KeyRow]:
-    """The bindings of one node, grouped by (action, description), in
-    declaration order; system bindings are left out."""
-    rows: dict[tuple[str, str], KeyRow] = {}
+    """The bindings of one node, grouped by action (the first binding's
+    description names the row), in declaration order; system bindings are
+    left out."""
+    rows: dict[str, KeyRow] = {}
     for key, bindings in node._bindings.key_to_bindings.items():
         for b in bindings:
             if b.system:
                 continue
-            desc = _describe(b)
-            row = rows.setdefault((b.action, desc), KeyRow([], desc, b.action, False))
+            row = rows.setdefault(b.action, KeyRow([], _describe(b), b.action, False))
             name = key_name(key)
             if name not in row.keys:
                 row.keys.append(name)
@@ -120,3 +120,43 @@ def sections_markdown(sections: list[KeySection]) -> str:
             out.append(f"| {keys} | {row.description} | {'yes' if row.in_footer else ''} |")
         out.append("")
     return "\n".join(out)
+
+
+DOC_HEADER = """# Key bindings
+
+Generated from the workbench's own `BINDINGS` (app, each pane's screen, and
+every focusable widget on it) by `tests/tui/test_keybindings_doc.py`; regenerate with
+`BRAINWORK_UPDATE_DOCS=1 .venv/bin/python -m pytest tests/tui/test_keybindings_doc.py`.
+The same lists are on the help screen (`?`), for the pane it is opened from.
+
+One scheme across panes: `j`/`k` are hidden aliases of down/up in lists and
+trees, `enter` opens, `/` filters, `?` helps, `u` undoes (greyed until the undo
+log exists), digits switch panes, `q` quits, `ctrl+p` opens the command palette.
+Keys greyed in the footer are unavailable right now (e.g. Back with no history).
+
+The command palette (`ctrl+p`) finds any page by fuzzy title, alias or id
+(`page: …`) and offers namespaced commands: `pane: …`, `theme: …`, `filter: …`,
+`graph: …`, `index: …`, `app: …`. Typing a namespace (`theme:`) narrows the list.
+"""
+
+
+async def keybindings_document(app: App) -> str:
+    """docs/keybindings.md: every pane's bindings (the app must be running
+    with its panes registered as modes; each pane is shown once)."""
+    out = [DOC_HEADER]
+    panes = getattr(app, "panes", ())
+    current = app.current_mode
+    first = True
+    for pane in panes:
+        await app.switch_mode(pane.id)
+        sections = help_sections(app, app.screen)
+        if first:
+            out.append("## Everywhere\n")
+            sections[0].title = "App"
+            out.append(sections_markdown(sections[:1]))
+            first = False
+        out.append(f"## Pane {pane.key}: {pane.title}\n")
+        sections[1].title = "Pane"
+        out.append(sections_markdown(sections[1:]))
+    await app.switch_mode(current)
+    return "\n".join(out).rstrip() + "\n"
