@@ -66,11 +66,16 @@ def vault_options(func: Callable) -> Callable:
 @contextmanager
 def open_store(config: Config) -> Iterator:
     """Open the vault's store (raises StoreBusy, a UserError, when another
-    process holds it)."""
+    process holds it) and finish any operation a crash interrupted
+    (:func:`brainwork.ops.changeset.recover`; says so on stderr)."""
+    from brainwork.ops.changeset import recover
     from brainwork.store import Store
 
     store = Store(config.store)
     try:
+        message = recover(config, store)
+        if message:
+            click.echo(f"brainwork: {message}", err=True)
         yield store
     finally:
         store.close()

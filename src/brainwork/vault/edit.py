@@ -351,3 +351,21 @@ def replace_spans(text: str, spans) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def append_field_lines(text: str, lines: str) -> str:
+    """Append raw frontmatter ``lines`` (one or more whole ``key: ...``
+    lines, e.g. from :func:`field_block` of another page) at the end of the
+    frontmatter block, creating the block if there is none. Line endings are
+    converted to the file's style. The caller makes sure the key is new."""
+    if not lines:
+        return text
+    bom, body = _strip_bom(text)
+    nl = newline_of(body)
+    block = lines.replace("\r\n", "\n").replace("\n", nl)
+    if not block.endswith(nl):
+        block += nl
+    split = split_frontmatter(body)
+    if split.yaml_text is None:
+        return bom + f"---{nl}" + block + f"---{nl}" + body
+    return bom + body[: split.yaml_end] + block + body[split.yaml_end :]

@@ -1,0 +1,266 @@
+"""Small undoable fixes offered by the quality bar (issue 3 §2, §3): set a
+page's type, retarget a link (dead or not), remove a dead link, create the
+missing page for a dead link, dismiss a finding.
+
+Each fix plans its file edits with span edits (:mod:`brainwork.vault.edit`;
+only the ``type:`` line, only the link's target text ...) and applies them
+through :func:`brainwork.ops.changeset.apply`, so it is journaled, re-indexes
+the graph, and is one step in the undo log. Each returns the
+:class:`~brainwork.ops.changeset.Operation` (``details`` says what changed).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import unquote
+
+from brainwork.config import Config
+from brainwork.errors import UserError
+from brainwork.model import Link
+from brainwork.ops import changeset
+from brainwork.ops.changeset import FileChange, Operation
+from brainwork.ops.relink import BAD_TARGET_CHARS, VaultLinks, _encode_md, _yaml_escape, _yaml_quote_at, choose_target, plan_relink, target_span
+from brainwork.ops.rename import file_name_for
+from brainwork.store import Store
+from brainwork.store import graph
+from brainwork.vault.edit import EditError, frontmatter_fields, remove_from_list_field, render_scalar, replace_spans, set_field
+from brainwork.vault.parse import BOM, page_id, parse_text
+from brainwork.vault.resolve import norm
+from brainwork.vault.write import safe_rel_path, vault_file
+
+
+def _refresh(config: Config, store: Store) -> None:
+    from brainwork.index.sync import sync
+
+    sync(config, store)
+
+
+def _read_page(config: Config, store: Store, page: str) -> tuple[str, str, bytes, str, str]:
+    """(page id, path, bytes, text without BOM, BOM)."""
+    pid = graph.find_page(store, page)
+    row = graph.get_page(store, pid)
+    if row is None or row.get("kind") != "page":
+        raise UserError(f"{page!r} is not a page")
+    rel = row["path"]
+    data = (config.vault / rel).read_bytes()
+    try:
+        raw = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{rel}: not UTF-8; cannot edit") from None
+    bom = BOM if raw.startswith(BOM) else ""
+    return pid, rel, data, raw[len(bom):], bom
+
+
+def _matching_links(config: Config, rel: str, data: bytes, line: int | None, target: str) -> list[Link]:
+    parsed = parse_text(rel, data, 0, config.thresholds.max_file_bytes)
+    want = norm(target.strip())
+    found = [l for l in parsed.links if norm(l.target.strip()) == want and (line is None or l.line == line)]
+    if not found:
+        where = f"{rel}:{line}" if line else rel
+        raise UserError(f"no link to {target!r} at {where}")
+    return found
+
+
+def set_type(config: Config, store: Store, page: str, type_: str) -> Operation:
+    """Set ``type:`` of ``page`` (only that line; a frontmatter block is
+    created if needed).
+
+    Raises:
+        UserError: ``type_`` is not in the vault's vocabulary
+            (``config.page_types``), or the page cannot be edited.
+    """
+    type_ = (type_ or "").strip()
+    if type_ not in config.page_types:
+        raise UserError(f"unknown type {type_!r}; the vault's types are: {', '.join(config.page_types)}")
+    _refresh(config, store)
+    pid, rel, data, text, bom = _read_page(config, store, page)
+    try:
+        old = frontmatter_fields(text).get("type")
+        new = set_field(text, "type", type_)
+    except EditError as exc:
+        raise UserError(f"{rel}: {exc}") from None
+    return changeset.apply(
+        config, store, "set-type", f"set type of {pid}: {old or '(none)'} -> {type_}",
+        [FileChange(rel, data, (bom + new).encode("utf-8"))], details={"page": pid, "old": old, "new": type_},
+    )
+
+
+def retarget_link(
+    config: Config, store: Store, page: str, target: str, new_target: str, line: int | None = None,
+) -> Operation:
+    """Point the links to ``target`` written on ``page`` (only those on
+    ``line`` when given) at the page ``new_target`` names instead. Only the
+    target text changes; labels and headings stay. The new text is the
+    shortest form that reaches the new page (its file name, else a path).
+
+    Raises:
+        PageNotFound: ``page`` or ``new_target`` does not exist.
+        UserError: no such link on that page/line.
+    """
+    _refresh(config, store)
+    pid, rel, data, text, bom = _read_page(config, store, page)
+    want = graph.find_page(store, new_target)
+    vl = VaultLinks.load(store)
+    resolver = vl.resolver()
+    spans = []
+    for link in _matching_links(config, rel, data, line, target):
+        ts = target_span(text, link)
+        if ts is None:
+            raise UserError(f"{rel}:{link.line}: cannot locate the target of {link.raw!r}")
+        written = link.target.strip()
+        new = choose_target(written, pid, want, resolver, old_id=written.removesuffix(".md"), markdown=link.style == "markdown",
+                            source_before=pid)
+        if new is None:
+            raise UserError(f"no link text reaches {want!r} from {pid!r}")
+        if ts.markdown:
+            rep = _encode_md(new, ts.text, ts.angle)
+        elif link.where == "frontmatter":
+            rep = _yaml_escape(new, _yaml_quote_at(text, ts.start))
+        else:
+            rep = new
+        spans.append((ts.start, ts.end, rep))
+    new_text = replace_spans(text, spans)
+    return changeset.apply(
+        config, store, "retarget", f"retarget {len(spans)} link(s) on {pid}: {target} -> {want}",
+        [FileChange(rel, data, (bom + new_text).encode("utf-8"))],
+        details={"page": pid, "target": target, "new": want, "links": len(spans)},
+    )
+
+
+def _plain(link: Link, text: str) -> str:
+    """What a removed link leaves in the text: its label, else its target."""
+    if link.label:
+        return link.label.strip() if link.style == "wikilink" else link.label
+    return unquote(link.target) if link.style == "markdown" else link.target
+
+
+def remove_link(config: Config, store: Store, page: str, target: str, line: int | None = None) -> Operation:
+    """Remove the links to ``target`` on ``page`` (only on ``line`` when
+    given). In the body a link becomes plain text (its label, else its
+    target), so the sentence still reads; in the frontmatter the list item
+    holding it is removed (the key too if it was its only value).
+
+    Raises:
+        UserError: no such link, or the frontmatter cannot be edited.
+    """
+    _refresh(config, store)
+    pid, rel, data, text, bom = _read_page(config, store, page)
+    links = _matching_links(config, rel, data, line, target)
+    body_spans = [(l.start, l.end, _plain(l, text)) for l in links if l.where == "body"]
+    new_text = replace_spans(text, body_spans)
+    for link in (l for l in links if l.where == "frontmatter"):
+        try:
+            fields = frontmatter_fields(new_text)
+        except EditError as exc:
+            raise UserError(f"{rel}: {exc}") from None
+        done = False
+        for key, value in fields.items():
+            items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+            for item in items:
+                if isinstance(item, str) and item.strip() == link.raw:
+                    new_text = remove_from_list_field(new_text, key, item) if isinstance(value, list) else set_field(new_text, key, None)
+                    done = True
+                    break
+            if done:
+                break
+        if not done:  # written inside a longer text value: keep the words
+            fresh = [l for l in parse_text(rel, (bom + new_text).encode("utf-8")).links
+                     if l.where == "frontmatter" and l.raw == link.raw]
+            if fresh:
+                l2 = fresh[0]
+                new_text = replace_spans(new_text, [(l2.start, l2.end, _yaml_escape(_plain(l2, new_text), _yaml_quote_at(new_text, l2.start)))])
+    return changeset.apply(
+        config, store, "remove-link", f"remove {len(links)} link(s) to {target} on {pid}",
+        [FileChange(rel, data, (bom + new_text).encode("utf-8"))],
+        details={"page": pid, "target": target, "links": len(links)},
+    )
+
+
+def create_page(
+    config: Config, store: Store, target: str, *, type_: str | None = None, from_page: str | None = None,
+    folder: str | None = None,
+) -> Operation:
+    """Create the page a dead link ``target`` names, so the link resolves.
+
+    The file is ``target.md`` when the target is a path (``folder/Name``),
+    else ``Name.md`` in ``folder`` (default: the folder of ``from_page``,
+    the page holding the link, else the vault root). The new page has a
+    ``title:`` (when the file name had to drop characters), ``type:`` when
+    given, and a ``# Name`` heading.
+
+    Raises:
+        UnsafePath: the target would lead outside the vault or is not a
+            valid file name (``..``, absolute, NUL, reserved names).
+        UserError: a page of that name exists, the type is unknown, or the
+            new page would change where other links point.
+    """
+    name = (target or "").strip()
+    if not name or "\x00" in name:
+        raise UserError("the link target is empty or holds a NUL character")
+    if type_ is not None and type_ not in config.page_types:
+        raise UserError(f"unknown type {type_!r}; the vault's types are: {', '.join(config.page_types)}")
+    _refresh(config, store)
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    if "/" in name or "\\" in name:
+        rel = safe_rel_path(name + ".md")
+        title = rel.rsplit("/", 1)[-1][:-3]
+    else:
+        if folder is None and from_page is not None:
+            src = graph.get_page(store, graph.find_page(store, from_page))
+            folder = posixpath.dirname(src["path"]) if src else ""
+        folder = (folder or "").strip("/")
+        if BAD_TARGET_CHARS.search(name):
+            raise UserError(f"a page name may not contain [ ] | # ^ or control characters: {name!r}")
+        stem = file_name_for(name)
+        rel = safe_rel_path(f"{folder}/{stem}.md" if folder else f"{stem}.md")
+        title = name
+    if vault_file(config.vault, rel).exists():
+        raise UserError(f"{rel} already exists")
+    vl = VaultLinks.load(store)
+    new_id = page_id(rel)
+    if any(norm(p) == norm(new_id) for p in vl.state):
+        raise UserError(f"a page {new_id!r} already exists")
+    stem = new_id.rsplit("/", 1)[-1]
+    lines = ["---"]
+    if title != stem:
+        lines.append(f"title: {render_scalar(title)}")
+    if type_:
+        lines.append(f"type: {render_scalar(type_)}")
+    text = ("\n".join(lines) + "\n---\n" if len(lines) > 1 else "") + f"# {title}\n"
+    after = vl.resolver(add_pages={new_id: [title]})
+    relink = plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={})
+    revived = [r for r in relink.revived if r.after == new_id]
+    return changeset.apply(
+        config, store, "create-page", f"create {rel} for [[{target}]] ({len(revived)} dead link(s) revived)",
+        [FileChange(rel, None, text.encode("utf-8"))],
+        details={"path": rel, "page": new_id, "revived": len(revived)},
+    )
+
+
+def dismiss(config: Config, store: Store, key: str, reason: str = "") -> Operation:
+    """Dismiss the finding ``key`` (e.g. ``"duplicate:a|b"``) with a reason;
+    undoable (the undo log runs :func:`brainwork.store.dismissals.undismiss`).
+
+    Raises:
+        UserError: empty key.
+    """
+    if not key:
+        raise UserError("a finding key is needed to dismiss it")
+    return changeset.apply(
+        config, store, "dismiss", f"dismiss {key}" + (f" ({reason})" if reason else ""), [],
+        store_actions=[{"do": "dismiss", "key": key, "reason": reason}], details={"key": key, "reason": reason},
+    )
+
+
+def undismiss(config: Config, store: Store, key: str) -> Operation:
+    """Bring back a dismissed finding; undoable (keeps the old reason)."""
+    from brainwork.store import dismissals
+
+    old = {d["key"]: d["reason"] for d in dismissals.dismissals(store)}
+    if key not in old:
+        raise UserError(f"{key!r} is not dismissed")
+    return changeset.apply(
+        config, store, "undismiss", f"undismiss {key}", [],
+        store_actions=[{"do": "undismiss", "key": key, "reason": old[key]}], details={"key": key},
+    )

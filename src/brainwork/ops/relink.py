@@ -1,0 +1,502 @@
+"""Rewrite links when pages change name or place (shared by rename, merge,
+split and the dead-link fixes).
+
+A link is rewritten if and only if the store's resolution (the same
+:class:`~brainwork.vault.resolve.Resolver` rules the indexer uses, over the
+indexed pages) sends it to a page being renamed or merged away, or if it is
+written in a file that moves and would resolve elsewhere from the new folder.
+Only the target text inside the link changes (the span between ``[[`` and
+``#``/``|``/``]]``, or the path part of a Markdown link's destination):
+labels, headings, block references, the ``!`` of embeds and every other byte
+stay. The new target keeps the old one's form where it still resolves
+unambiguously: a bare name stays a bare name, a path stays a path (relative
+stays relative, ``.md`` stays), a Markdown destination keeps its
+URL-encoding, an all-lower-case or all-upper-case target keeps that case.
+
+After planning, every changed file is parsed again and every link checked to
+resolve where it should; links elsewhere in the vault that would silently
+change target (e.g. a new file name capturing another page's links) make the
+operation refuse with :class:`~brainwork.errors.UserError`.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote
+
+from brainwork.errors import UserError
+from brainwork.model import Link
+from brainwork.store import Store
+from brainwork.store import graph
+from brainwork.vault.links import MDLINK
+from brainwork.vault.parse import BOM, page_id, parse_text
+from brainwork.vault.resolve import Resolver, norm
+
+#: Order of the fields in the indexer's stored link JSON
+#: (brainwork.index.sync._LINK_KEYS).
+_LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style")
+#: Characters a wikilink target cannot hold (they end or split the link).
+BAD_TARGET_CHARS = re.compile(r"[\[\]|#^\x00-\x1f\x7f]")
+_MD_SAFE = "/-._~!$&'*+,;=:@"
+
+
+@dataclass(frozen=True)
+class LinkEdit:
+    """One rewritten link: ``path`` the file (as it is named before the
+    operation), ``line`` 1-based, ``where`` body/frontmatter, ``old``/``new``
+    the link's full text before and after."""
+
+    path: str
+    line: int
+    where: str
+    old: str
+    new: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "where": self.where, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class LinkNote:
+    """A link elsewhere whose resolution the operation changes:
+    ``before``/``after`` page ids (None = dead)."""
+
+    path: str
+    line: int
+    target: str
+    before: str | None
+    after: str | None
+
+
+class VaultLinks:
+    """A snapshot of the indexed vault: pages (id -> index-state row, see
+    :func:`brainwork.store.graph.index_state`) and their links."""
+
+    def __init__(self, state: dict[str, dict]):
+        self.state = state
+        self._links: dict[str, list[Link]] = {}
+
+    @classmethod
+    def load(cls, store: Store) -> "VaultLinks":
+        return cls(graph.index_state(store))
+
+    def is_page(self, pid: str) -> bool:
+        row = self.state.get(pid)
+        return row is not None and row["kind"] == "page"
+
+    def page_ids(self) -> list[str]:
+        return [pid for pid, r in self.state.items() if r["kind"] == "page"]
+
+    def links(self, pid: str) -> list[Link]:
+        got = self._links.get(pid)
+        if got is None:
+            text = self.state[pid].get("links")
+            got = [Link(**dict(zip(_LINK_KEYS, item))) for item in json.loads(text)] if text else []
+            self._links[pid] = got
+        return got
+
+    def names(self, pid: str) -> list[str]:
+        row = self.state[pid]
+        return [row["title"], *(row["aliases"] or [])]
+
+    def resolver(
+        self,
+        *,
+        drop: set[str] = frozenset(),
+        rename: dict[str, str] | None = None,
+        names: dict[str, list[str]] | None = None,
+        add_pages: dict[str, list[str]] | None = None,
+    ) -> Resolver:
+        """A resolver over the pages, after dropping ``drop``, renaming ids
+        (``rename`` old -> new), replacing names (``names``: id *after* rename
+        -> title and aliases) and adding pages (``add_pages``: id -> names)."""
+        rename = rename or {}
+        names = names or {}
+        pages: list[str] = []
+        attachments: list[str] = []
+        titles: dict[str, list[str]] = {}
+        for pid, row in self.state.items():
+            if pid in drop:
+                continue
+            new = rename.get(pid, pid)
+            if row["kind"] == "page":
+                pages.append(new)
+                titles[new] = names.get(new, self.names(pid))
+            else:
+                attachments.append(new)
+        for pid, extra in (add_pages or {}).items():
+            pages.append(pid)
+            titles[pid] = extra
+        return Resolver(pages, attachments, titles)
+
+
+# -- one link's target text -------------------------------------------------------
+@dataclass(frozen=True)
+class TargetSpan:
+    """Where a link's target text sits inside the file text: ``start``/``end``
+    offsets, ``text`` as written there (URL-encoded for Markdown),
+    ``markdown`` and ``angle`` (destination in ``<...>``)."""
+
+    start: int
+    end: int
+    text: str
+    markdown: bool
+    angle: bool = False
+
+
+def target_span(text: str, link: Link) -> TargetSpan | None:
+    """The span of ``link``'s target inside ``text`` (offsets from
+    :func:`brainwork.vault.parse.parse_text`, i.e. after the BOM), or None
+    when the link's text does not have the expected shape."""
+    raw = text[link.start : link.end]
+    if link.style == "markdown":
+        m = MDLINK.match(raw)
+        if not m:
+            return None
+        a, b = m.start(3), m.end(3)
+        dest = raw[a:b]
+        angle = dest.startswith("<") and dest.endswith(">")
+        if angle:
+            a, b = a + 1, b - 1
+        path_end = raw.find("#", a, b)
+        b = path_end if path_end >= 0 else b
+        return TargetSpan(link.start + a, link.start + b, raw[a:b], True, angle)
+    open_ = raw.find("[[")
+    close = raw.rfind("]]")
+    if open_ < 0 or close < open_:
+        return None
+    inner_a = open_ + 2
+    inner = raw[inner_a:close]
+    cut = len(inner)
+    pipe = inner.find("|")
+    if pipe >= 0:
+        cut = pipe - 1 if pipe > 0 and inner[pipe - 1] == "\\" else pipe
+    hash_ = inner.find("#", 0, cut)
+    if hash_ >= 0:
+        cut = hash_
+    part = inner[:cut]
+    lead = len(part) - len(part.lstrip())
+    core = part.strip()
+    if not core:
+        return None
+    a = link.start + inner_a + lead
+    return TargetSpan(a, a + len(core), core, False)
+
+
+def _encode_md(path: str, original: str, angle: bool) -> str:
+    if angle:
+        return path
+    non_ascii_encoded = bool(re.search(r"%[89A-Fa-f][0-9A-Fa-f]", original))
+    out = []
+    for ch in path:
+        if ch.isascii():
+            out.append(ch if (ch.isalnum() or ch in _MD_SAFE) else quote(ch, safe=""))
+        else:
+            out.append(quote(ch, safe="") if non_ascii_encoded else ch)
+    return "".join(out)
+
+
+def _yaml_quote_at(text: str, pos: int) -> str | None:
+    """The YAML quote (``'`` or ``"``) open at ``pos`` on its line, if any."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    q = None
+    i = line_start
+    while i < pos:
+        ch = text[i]
+        if q is None:
+            if ch in "'\"":
+                q = ch
+        elif q == '"':
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                q = None
+        elif ch == "'":
+            if i + 1 < pos and text[i + 1] == "'":
+                i += 1
+            else:
+                q = None
+        i += 1
+    return q
+
+
+def _yaml_escape(value: str, quote_char: str | None) -> str:
+    if quote_char == "'":
+        return value.replace("'", "''")
+    if quote_char == '"':
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+def _case_like(new: str, written: str, reference: str) -> str:
+    if written == reference or not reference:
+        return new
+    if written == reference.lower() and written != written.upper():
+        return new.lower()
+    if written == reference.upper() and written != written.lower():
+        return new.upper()
+    return new
+
+
+def _suffixes(pid: str) -> list[str]:
+    parts = pid.split("/")
+    return ["/".join(parts[-k:]) for k in range(1, len(parts) + 1)]
+
+
+def choose_target(
+    written: str,
+    source: str,
+    want: str,
+    resolver: Resolver,
+    *,
+    old_id: str,
+    old_title: str | None = None,
+    new_title: str | None = None,
+    keep_name: bool = True,
+    markdown: bool = False,
+    source_before: str | None = None,
+) -> str | None:
+    """New target text (decoded) for a link written as ``written`` on page
+    ``source`` (its id after the operation) that must resolve to ``want``.
+
+    ``old_id``/``old_title`` describe the page the link pointed at before;
+    a link written with ``old_title`` becomes ``new_title``; one written
+    with another name (an alias) stays as it is when ``keep_name`` and it
+    still resolves. A Markdown link that was relative to its file's folder
+    (``source_before``) stays relative. Returns None when no form resolves
+    to ``want``.
+    """
+    w = written.strip()
+    has_md = w.lower().endswith(".md")
+    core = w[:-3] if has_md else w
+    core_n = norm(core.replace("\\", "/"))
+    ext = w[-3:] if has_md else ""
+    old_base = old_id.rsplit("/", 1)[-1]
+    cands: list[str] = []
+    if markdown and source_before is not None:
+        folder_before = posixpath.dirname(source_before)
+        joined = posixpath.normpath(posixpath.join(norm(folder_before), core_n))
+        if joined == norm(old_id):
+            rel = posixpath.relpath(want, posixpath.dirname(source) or ".")
+            if core.startswith("./") and not rel.startswith("../"):
+                rel = "./" + rel
+            cands.append(_case_like(rel, core, posixpath.relpath(old_id, folder_before or ".")) + ext)
+
+    if "/" in core_n or core_n.startswith("."):
+        relative = core.startswith(("./", "../"))
+        folder = posixpath.dirname(source)
+        rel = posixpath.relpath(want, folder or ".")
+        if relative:
+            if core.startswith("./") and not rel.startswith("../"):
+                rel = "./" + rel
+            cands.append(_case_like(rel, core, posixpath.relpath(old_id, folder or ".")))
+        k = core.strip("/").count("/") + 1
+        parts = want.split("/")
+        same_depth = "/".join(parts[-k:])
+        cands.append(_case_like(same_depth, core, "/".join(old_id.split("/")[-k:])))
+        cands.extend(_suffixes(want))
+        cands.append(rel)
+        cands = [c + ext for c in cands]
+    elif core_n == norm(old_base):
+        base = want.rsplit("/", 1)[-1]
+        cands.append(_case_like(base, core, old_base) + ext)
+        cands.extend(s + ext for s in _suffixes(want))
+    else:  # written with a name: the title or an alias
+        if old_title is not None and core_n == norm(old_title) and new_title:
+            cands.append(_case_like(new_title, core, old_title))
+        elif keep_name:
+            cands.append(w)
+        if new_title:
+            cands.append(new_title)
+        cands.extend(_suffixes(want))
+    cands.extend(_suffixes(want))
+    cands.append("/" + want)
+    seen: set[str] = set()
+    for c in cands:
+        if c in seen or not c:
+            continue
+        seen.add(c)
+        if BAD_TARGET_CHARS.search(c):
+            continue
+        res = resolver.resolve(c, source)
+        if res.page == want and not res.ambiguous:
+            return c
+    for c in cands:  # an ambiguous pick that still lands right beats none
+        if c and not BAD_TARGET_CHARS.search(c) and resolver.resolve(c, source).page == want:
+            return c
+    return None
+
+
+# -- planning over the vault --------------------------------------------------------
+@dataclass
+class RelinkPlan:
+    """Result of :func:`plan_relink`.
+
+    ``texts``: old path -> (before bytes, new text without BOM, BOM or "");
+    ``edits``: every rewritten link; ``revived``: dead links that will
+    resolve to a renamed/merged page; ``expect``: old path -> the page each
+    of its links must resolve to afterwards (for :func:`verify`).
+    """
+
+    texts: dict[str, tuple[bytes, str, str]] = field(default_factory=dict)
+    edits: list[LinkEdit] = field(default_factory=list)
+    revived: list[LinkNote] = field(default_factory=list)
+    expect: dict[str, list[str | None]] = field(default_factory=dict)
+
+
+def plan_relink(
+    config,
+    vl: VaultLinks,
+    before: Resolver,
+    after: Resolver,
+    *,
+    redirect: dict[str, str],
+    moved: dict[str, str],
+    titles: dict[str, tuple[str | None, str | None]],
+    keep_name: bool = True,
+    force_files: tuple[str, ...] = (),
+) -> RelinkPlan:
+    """Plan link rewrites for pages renamed or merged away.
+
+    - ``redirect``: page id before -> page id its links must reach after;
+    - ``moved``: page id of a file that moves -> its id after (its own links
+      are re-resolved from the new folder);
+    - ``titles``: page id before -> (old title, new title) for name forms;
+    - ``force_files``: page ids whose file text is wanted in ``texts`` even
+      without link changes (the page being renamed).
+
+    Raises:
+        UserError: another link would change target, a file changed since it
+            was indexed, or a link cannot be expressed to reach its page.
+    """
+    plan = RelinkPlan()
+    needs: dict[str, list[str | None]] = {}
+    conflicts: list[LinkNote] = []
+    for pid in vl.page_ids():
+        links = vl.links(pid)
+        if not links:
+            continue
+        src_after = moved.get(pid, pid)
+        want_all: list[str | None] = []
+        touch = pid in force_files
+        for link in links:
+            r0 = before.resolve(link.target, pid).page
+            want = redirect.get(r0, r0)
+            want_all.append(want)
+            if r0 in redirect:
+                touch = True
+                continue
+            r1 = after.resolve(link.target, src_after).page
+            if r1 == want:
+                continue
+            if r0 is None:  # a dead link comes alive (the new name fits it)
+                plan.revived.append(LinkNote(vl.state[pid]["path"], link.line, link.target, None, r1))
+                want_all[-1] = r1
+                continue
+            if pid in moved:
+                touch = True
+                continue
+            conflicts.append(LinkNote(vl.state[pid]["path"], link.line, link.target, r0, r1))
+        if touch:
+            needs[pid] = want_all
+    for pid in force_files:
+        if pid not in needs:
+            needs[pid] = [None] * len(vl.links(pid))
+    if conflicts:
+        shown = "; ".join(
+            f"{c.path}:{c.line} [[{c.target}]] -> {c.after or 'nothing'} (was {c.before or 'dead'})" for c in conflicts[:5]
+        )
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        raise UserError(f"refusing: {len(conflicts)} other link(s) would change target: {shown}{more}")
+
+    for pid, wants in needs.items():
+        row = vl.state[pid]
+        rel = row["path"]
+        try:
+            data = (config.vault / rel).read_bytes()
+        except OSError as exc:
+            raise UserError(f"{rel}: cannot read ({exc.strerror or exc})") from None
+        try:
+            raw = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UserError(f"{rel}: not UTF-8; cannot rewrite its links") from None
+        bom = BOM if raw.startswith(BOM) else ""
+        text = raw[len(bom):]
+        parsed = parse_text(rel, data, 0, config.thresholds.max_file_bytes)
+        if [l.target for l in parsed.links] != [l.target for l in vl.links(pid)]:
+            raise UserError(f"{rel} changed since it was indexed; run the operation again")
+        src_after = moved.get(pid, pid)
+        spans = []
+        for link, want in zip(parsed.links, wants):
+            if want is None:
+                continue
+            r0 = before.resolve(link.target, pid).page
+            if r0 not in redirect and not (pid in moved and after.resolve(link.target, src_after).page != want):
+                continue
+            ts = target_span(text, link)
+            if ts is None:
+                raise UserError(f"{rel}:{link.line}: cannot locate the target of {link.raw!r}")
+            old_title, new_title = titles.get(r0, (None, None))
+            if r0 not in titles:
+                old_title = vl.state[r0]["title"] if r0 in vl.state else None
+            new = choose_target(
+                link.target, src_after, want, after, old_id=r0 or link.target, old_title=old_title,
+                new_title=new_title, keep_name=keep_name or r0 not in redirect,
+                markdown=link.style == "markdown", source_before=pid,
+            )
+            if new is None:
+                raise UserError(f"{rel}:{link.line}: no link text reaches {want!r} from {src_after!r}")
+            written = ts.text
+            if ts.markdown:
+                decoded = unquote(written)
+                if new == decoded.strip():
+                    continue
+                replacement = _encode_md(new, written, ts.angle)
+            else:
+                if new == written:
+                    continue
+                replacement = _yaml_escape(new, _yaml_quote_at(text, ts.start)) if link.where == "frontmatter" else new
+            spans.append((ts.start, ts.end, replacement, link))
+        new_text = text
+        if spans:
+            from brainwork.vault.edit import replace_spans
+
+            new_text = replace_spans(text, [(a, b, r) for a, b, r, _ in spans])
+            shift = 0
+            for a, b, r, link in sorted(spans, key=lambda s: s[0]):
+                start = link.start + shift
+                delta = len(r) - (b - a)
+                new_raw = new_text[start : link.end + shift + delta]
+                plan.edits.append(LinkEdit(rel, link.line, link.where, text[link.start : link.end], new_raw))
+                shift += delta
+        plan.texts[rel] = (data, new_text, bom)
+        plan.expect[rel] = wants
+    return plan
+
+
+def verify(config, plan: RelinkPlan, after: Resolver, new_paths: dict[str, str], texts: dict[str, str] | None = None) -> None:
+    """Parse every planned text again and check each link reaches the page
+    it should (``plan.expect``). ``new_paths``: old path -> path after (for
+    moved files); ``texts``: old path -> final text when the caller edited
+    it further (e.g. a title line).
+
+    Raises:
+        UserError: a link would resolve elsewhere (names file and line).
+    """
+    for rel, wants in plan.expect.items():
+        data, text, bom = plan.texts[rel]
+        final = (texts or {}).get(rel, text)
+        path = new_paths.get(rel, rel)
+        pid = page_id(path)
+        parsed = parse_text(path, (bom + final).encode("utf-8"), 0, config.thresholds.max_file_bytes)
+        if len(parsed.links) != len(wants):
+            raise UserError(f"{rel}: rewriting would change the number of links ({len(wants)} -> {len(parsed.links)}); nothing was written")
+        for link, want in zip(parsed.links, wants):
+            if want is None:
+                continue
+            got = after.resolve(link.target, pid).page
+            if got != want:
+                raise UserError(f"{rel}:{link.line}: {link.raw!r} would resolve to {got or 'nothing'} instead of {want}; nothing was written")
