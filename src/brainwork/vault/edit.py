@@ -81,7 +81,7 @@ def render_scalar(value: str, quote: str | None = None) -> str:
     value = str(value)
     if quote == '"' or (quote is None and (_CONTROL.search(value) or "\n" in value)):
         return _double_quoted(value)
-    if quote is None and value and value == value.strip() and _round_trips(f"k: {value}", value):
+    if quote is None and value and value == value.strip() and "\t" not in value and _round_trips(f"k: {value}", value):
         return value
     if quote == "'" and "\n" not in value and not _CONTROL.search(value):
         single = "'" + value.replace("'", "''") + "'"
