@@ -176,7 +176,8 @@ def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
 
     Returns ``{"out": [...], "in": [...]}``, each item ``{"edge", "other",
     "title", "type", "dead", "file", "line", "place", "target"}``; dead links
-    appear in ``out`` with ``dead: True`` and ``other`` the written target.
+    appear with ``dead: True`` and ``other`` the written target, in ``out``
+    (or in ``in`` when written with an inverse key such as ``corrects:``).
     """
     out: list[dict] = []
     inc: list[dict] = []
@@ -190,10 +191,13 @@ def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
             out.append({"edge": e.name, "dead": False, **r})
         for r in store.rows(
             f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Missing) RETURN b.id AS other, r.file AS file, r.line AS line, "
-            "r.place AS place, r.target AS target ORDER BY r.line",
+            "r.place AS place, r.target AS target, r.reverse AS reverse ORDER BY r.line",
             {"id": page_id},
         ):
-            out.append({"edge": e.name, "dead": True, "title": r["target"], "type": None, **r})
+            # A dead link written with an inverse key (corrects: "[[gone]]")
+            # would run from the missing page to this one: list it as incoming.
+            side = inc if r.pop("reverse") else out
+            side.append({"edge": e.name, "dead": True, "title": r["target"], "type": None, **r})
         for r in store.rows(
             f"MATCH (a:Page {{id: $id}})<-[r:{t}]-(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
             "r.file AS file, r.line AS line, r.place AS place, r.target AS target ORDER BY r.file, r.line",
@@ -233,12 +237,14 @@ def _one_hop(store: Store, ids: list[str]) -> list[dict]:
     ``label(r)`` names the edge table, ``label(b)`` tells a page from a
     ``Missing`` dead-link target)."""
     params = {"ids": ids}
+    # UNWIND + key lookup, not ``WHERE a.id IN $ids``: the IN filter tests
+    # every page against the list (~20 ms for 500 ids at 10,000 pages).
     out_q = (
-        "MATCH (a:Page)-[r]->(b) WHERE a.id IN $ids "
+        "UNWIND $ids AS i MATCH (a:Page {id: i})-[r]->(b) "
         "RETURN a.id AS via, label(r) AS edge, label(b) AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
     )
     in_q = (
-        "MATCH (a:Page)<-[r]-(b:Page) WHERE a.id IN $ids "
+        "UNWIND $ids AS i MATCH (a:Page {id: i})<-[r]-(b:Page) "
         "RETURN a.id AS via, label(r) AS edge, 'Page' AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
     )
     rows: list[dict] = []
