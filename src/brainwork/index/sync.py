@@ -303,7 +303,7 @@ def _resolve_links(
             row = {
                 "file": pid, "line": link.line, "place": link.where, "target": link.target,
                 "label": link.label, "heading": link.heading, "embed": link.embed,
-                "ambiguous": res.ambiguous, "dead": res.page is None,
+                "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
             }
             if res.page is None:
                 key = norm(link.target.strip())

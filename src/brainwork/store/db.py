@@ -204,11 +204,22 @@ class Store:
 
     # -- schema and meta ---------------------------------------------------
     def _ensure_schema(self) -> None:
+        """Create missing tables; a store written by another schema version
+        loses its derived tables (pages, edges, parse errors), which the next
+        sync rebuilds from the vault. History tables are kept."""
         with self.write():
             for stmt in schema.ddl():
                 self._conn().execute(stmt)
         version = self.meta("schema_version")
-        if version is None:
+        if version is not None and version != schema.SCHEMA_VERSION:
+            with self.write():
+                for table in schema.EDGE_TABLES:
+                    self._conn().execute(f"DROP TABLE IF EXISTS {table}")
+                for table in schema.DERIVED_NODE_TABLES:
+                    self._conn().execute(f"DROP TABLE IF EXISTS {table}")
+                for stmt in schema.ddl():
+                    self._conn().execute(stmt)
+        if version != schema.SCHEMA_VERSION:
             self.set_meta("schema_version", schema.SCHEMA_VERSION)
 
     def meta(self, key: str) -> str | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from brainwork.vocabulary import EDGE_TYPES
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: edges carry `reverse` (dead links written with an inverse key)
 
 PAGE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("id", "STRING"),
@@ -46,7 +46,11 @@ EDGE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("heading", "STRING"),
     ("embed", "BOOLEAN"),
     ("ambiguous", "BOOLEAN"),
+    ("reverse", "BOOLEAN"),  # written with an inverse key (corrects:); for a dead link the edge would run Missing -> Page
 )
+
+#: Tables derived from the vault: dropped and rebuilt when SCHEMA_VERSION changes.
+DERIVED_NODE_TABLES: tuple[str, ...] = ("Page", "Missing", "ParseError")
 
 EDGE_TABLES: tuple[str, ...] = tuple(e.table for e in EDGE_TYPES)
 
