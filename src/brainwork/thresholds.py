@@ -66,6 +66,10 @@ class Thresholds:
     - ``recall_overlap_weight``: weight of title/tag word overlap (0..1, the
       share of the description's content words found in a task's title and
       tags) added to the cosine similarity when ranking prior tasks (issue 4 §6).
+    - ``recall_relative_cutoff``: a prior task joins a recall answer only if
+      its score is at least this fraction of the best task's score, so a
+      strong match does not drag in loosely related work (0..1; on
+      sample_vault/ 0.75 keeps a task class and drops neighbours, issue 4 §6).
     """
 
     max_file_bytes: int = MAX_FILE_BYTES
@@ -87,6 +91,7 @@ class Thresholds:
     recall_min_similarity: float = 0.35
     recall_tasks: int = 5
     recall_overlap_weight: float = 0.2
+    recall_relative_cutoff: float = 0.75
 
     def with_overrides(self, values: dict[str, object]) -> "Thresholds":
         """Return a copy with ``values`` applied.

@@ -217,7 +217,7 @@ def plan(config: Config, store: Store, type_: str, data: dict, today: date | Non
             try:
                 pid = graph.find_page(store, target)
             except UserError as exc:
-                raise UserError(f"{key}: {exc}") from None
+                raise type(exc)(f"{key}: {exc}") from None
             if pid not in links.setdefault(edge_key, []):
                 links[edge_key].append(pid)
 

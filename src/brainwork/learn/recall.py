@@ -11,8 +11,8 @@ know that bears on this task?" compactly, in this order:
    encode call), re-ranked by title/tag overlap (score = cosine +
    ``recall_overlap_weight`` x the share of the description's words found
    in the task's title and tags); a task joins when its score reaches
-   ``recall_min_similarity``, at most ``recall_tasks`` of them
-   (:mod:`brainwork.thresholds`);
+   ``recall_min_similarity`` and ``recall_relative_cutoff`` x the best
+   task's score, at most ``recall_tasks`` of them (:mod:`brainwork.thresholds`);
 3. one hop out from each of those tasks along its typed edges: the
    corrections it received (``corrected_by``; dismissed ones left out), the
    sources it cited that held up (``reliability: held-up``) and the tools it
@@ -202,6 +202,9 @@ def rank_tasks(
                           similarity=round(sim, 4), overlap=round(overlap, 4))
         out.append(item)
     out.sort(key=lambda t: (-(t.score or 0.0), t.id))
+    if out:
+        floor = (out[0].score or 0.0) * th.recall_relative_cutoff
+        out = [t for t in out if (t.score or 0.0) >= floor]
     return out[: th.recall_tasks], used_vectors
 
 

@@ -1,0 +1,107 @@
+"""Fixtures for the learning-loop tests.
+
+- ``embedder``: the REAL bundled all-MiniLM-L6-v2, loaded once per session
+  (``get_embedder`` caches it per process, so every test shares it).
+- ``embedded_sample``: ``(config, store)`` of a copy of ``sample_vault/``,
+  indexed and embedded once per session with the real model. Read-only by
+  convention: tests that write use their own copy.
+- ``sample_config``/``sample_store``: a fresh writable copy per test (no embedding).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from brainwork.learn.embed import get_embedder
+
+    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+        pytest.skip("BRAINWORK_EMBEDDER=lexical forces the fallback; these tests need the real model")
+    emb = get_embedder(None)
+    assert not emb.lexical, f"the bundled model did not load: {emb.reason}"
+    return emb
+
+
+@pytest.fixture(scope="session")
+def embedded_sample(tmp_path_factory, embedded_template):
+    """Shares the one embedding pass of ``embedded_template`` (a copy of it)."""
+    from brainwork.config import load_config
+    from brainwork.store import Store
+
+    root = tmp_path_factory.mktemp("learn") / "sample_vault"
+    shutil.copytree(embedded_template, root)
+    config = load_config(root)
+    store = Store(config.store)
+    try:
+        yield config, store
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def sample_config(sample_vault_copy):
+    from brainwork.config import load_config
+
+    return load_config(sample_vault_copy)
+
+
+@pytest.fixture
+def sample_store(sample_config):
+    from brainwork.index.sync import sync
+    from brainwork.store import Store
+
+    store = Store(sample_config.store)
+    try:
+        sync(sample_config, store)
+        yield store
+    finally:
+        store.close()
+
+
+# -- consolidation tests (writable copies of an embedded sample vault) ----------
+@pytest.fixture(scope="session")
+def embedded_template(tmp_path_factory, embedder) -> Path:
+    """A copy of ``sample_vault/`` with its store indexed and embedded once,
+    then closed, so tests can copy the folder (vault + ``.brainwork``)."""
+    from brainwork.config import load_config
+    from brainwork.index.sync import sync
+    from brainwork.learn.embed import embed_pages
+    from brainwork.store import Store
+
+    src = REPO_ROOT / "sample_vault"
+    if not src.is_dir():
+        pytest.skip("sample_vault/ not present")
+    root = tmp_path_factory.mktemp("template") / "sample_vault"
+    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    config = load_config(root)
+    store = Store(config.store)
+    try:
+        sync(config, store)
+        embed_pages(config, store, embedder=embedder)
+    finally:
+        store.close()
+    return root
+
+
+@pytest.fixture
+def learn_vault(embedded_template, tmp_path):
+    """``(config, store)`` of a fresh writable copy of the embedded sample vault."""
+    from brainwork.config import load_config
+    from brainwork.store import Store
+
+    root = tmp_path / "vault"
+    shutil.copytree(embedded_template, root)
+    config = load_config(root)
+    store = Store(config.store)
+    try:
+        yield config, store
+    finally:
+        store.close()
