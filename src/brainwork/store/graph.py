@@ -7,33 +7,61 @@ Rows are plain dicts; nothing here knows about Textual or files.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import pyarrow as pa
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from brainwork.store.db import Store
 from brainwork.store.schema import EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS
 from brainwork.vocabulary import EDGE_NAMES, EDGE_TYPES
 
-_ARROW = {"STRING": pa.string(), "INT64": pa.int64(), "BOOLEAN": pa.bool_(), "STRING[]": pa.list_(pa.string())}
-PAGE_SCHEMA = pa.schema([(n, _ARROW[t]) for n, t in PAGE_COLUMNS])
-EDGE_SCHEMA = pa.schema([("from", pa.string()), ("to", pa.string())] + [(n, _ARROW[t]) for n, t in EDGE_COLUMNS])
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+# pyarrow (with numpy, ~0.2 s to import) is needed only to write: imported on
+# first use, so reading the graph (the workbench's first paint, `show`,
+# `stats`, an unchanged `index`) does not pay for it.
+
+
+@lru_cache(maxsize=None)
+def _schemas() -> tuple["pa.Schema", "pa.Schema"]:
+    import pyarrow as pa
+
+    arrow = {"STRING": pa.string(), "INT64": pa.int64(), "BOOLEAN": pa.bool_(), "STRING[]": pa.list_(pa.string())}
+    page = pa.schema([(n, arrow[t]) for n, t in PAGE_COLUMNS])
+    edge = pa.schema([("from", pa.string()), ("to", pa.string())] + [(n, arrow[t]) for n, t in EDGE_COLUMNS])
+    return page, edge
+
+
+def __getattr__(name: str) -> Any:
+    """``PAGE_SCHEMA`` and ``EDGE_SCHEMA``: the Arrow schemas of Page rows and
+    edge rows (built on first use)."""
+    if name == "PAGE_SCHEMA":
+        return _schemas()[0]
+    if name == "EDGE_SCHEMA":
+        return _schemas()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 PAGE_FIELDS = "p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, p.status AS status, p.aliases AS aliases, p.tags AS tags, p.created AS created"
 
 
-def _table(rows: list[dict], schema: pa.Schema) -> pa.Table:
+def _table(rows: list[dict], schema: "pa.Schema") -> "pa.Table":
+    import pyarrow as pa
+
     return pa.table({f.name: [r.get(f.name) for r in rows] for f in schema}, schema=schema)
 
 
-def page_table(rows: list[dict] | list[pa.Table]) -> pa.Table:
+def page_table(rows: "list[dict] | list[pa.Table]") -> "pa.Table":
     """Page rows (dicts keyed by the names in :data:`PAGE_COLUMNS`), or
     tables this function made, as one Arrow table for :func:`apply_sync`.
 
     Converting in slices as pages are parsed keeps one compact copy of each
     body instead of a Python dict per page (peak memory of a full index)."""
+    import pyarrow as pa
+
     if rows and isinstance(rows[0], pa.Table):
         return pa.concat_tables(rows)
-    return _table(rows, PAGE_SCHEMA)
+    return _table(rows, _schemas()[0])
 
 
 # -- index state ------------------------------------------------------------
@@ -51,7 +79,7 @@ def apply_sync(
     store: Store,
     *,
     delete_ids: list[str],
-    pages: list[dict] | pa.Table,
+    pages: "list[dict] | pa.Table",
     touched: list[tuple[str, int]],
     edges: dict[str, list[dict]] | None,
     missing: list[str] | None,
@@ -66,6 +94,9 @@ def apply_sync(
     ``edges`` (per REL table) and ``missing`` replace every edge and dead-link
     target when given (``None`` keeps them).
     """
+    import pyarrow as pa
+
+    page_schema, edge_schema = _schemas()
     with store.write():
         if edges is not None:
             for table in EDGE_TABLES:
@@ -75,7 +106,7 @@ def apply_sync(
             store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": delete_ids})
         if clear_error_paths:
             store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
-        store.copy("Page", pages if isinstance(pages, pa.Table) else _table(pages, PAGE_SCHEMA))
+        store.copy("Page", pages if isinstance(pages, pa.Table) else _table(pages, page_schema))
         if touched:
             store.execute(
                 "UNWIND $rows AS r MATCH (p:Page {id: r.id}) SET p.mtime_ns = r.m",
@@ -91,8 +122,8 @@ def apply_sync(
             for table, rows in edges.items():
                 live = [r for r in rows if not r["dead"]]
                 dead = [r for r in rows if r["dead"]]
-                store.copy(table, _table(live, EDGE_SCHEMA), ("Page", "Page"))
-                store.copy(table, _table(dead, EDGE_SCHEMA), ("Page", "Missing"))
+                store.copy(table, _table(live, edge_schema), ("Page", "Page"))
+                store.copy(table, _table(dead, edge_schema), ("Page", "Missing"))
 
 
 # -- reading ----------------------------------------------------------------
