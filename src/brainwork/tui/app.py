@@ -42,6 +42,7 @@ from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import sync
 from brainwork.store import graph
 from brainwork.tui.commands import AppCommands, PageCommands
+from brainwork.tui import operations
 from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, VaultLoaded
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
@@ -76,6 +77,7 @@ class BrainworkApp(App[None]):
         Binding("question_mark", "help", "Help", tooltip="Every key binding of the app and this pane"),
         Binding("t", "change_theme", "Theme", tooltip="Pick a theme"),
         Binding("u", "undo", "Undo", tooltip="Undo the last operation"),
+        Binding("U", "redo", "Redo", show=False, tooltip="Redo the last undone operation"),
         Binding("ctrl+r", "reindex", "Re-index", tooltip="Sync the vault into the store now"),
         *(
             Binding(p.key, f"switch_pane('{p.id}')", f"Show pane {p.title}", show=False)
@@ -101,8 +103,10 @@ class BrainworkApp(App[None]):
         self.page_search: PageSearch | None = None
         #: Published after pages and counts were re-read.
         self.vault_changed: Signal[None] = Signal(self, "vault-changed")
-        #: Set by the undo log (issue 3) to enable ``u``.
+        #: What ``u``/``U`` would do (see :mod:`brainwork.tui.operations`).
         self.undo_available = False
+        self.redo_available = False
+        self.undo_state = operations.UndoState()
         self._pane_screens: dict[str, Screen] = {}
         self._progress_at = 0.0
         for pane in panes:
@@ -187,6 +191,7 @@ class BrainworkApp(App[None]):
     def on_store_opened(self, _: StoreOpened) -> None:
         self.store_error = ""
         self.load_vault()
+        operations.read_undo_state_later(self)
         if self.index_on_start:
             self.action_reindex(quiet=True)
 
@@ -321,13 +326,24 @@ class BrainworkApp(App[None]):
         self.search_themes()
 
     def action_undo(self) -> None:
-        self.notify("Undo arrives with the undo log (pane 3).", title="Undo")
+        operations.undo(self)
+
+    def action_redo(self) -> None:
+        operations.redo(self)
+
+    def on_operation_finished(self, message: operations.OperationFinished) -> None:
+        operations.operation_finished(self, message)
+
+    def on_undo_state_read(self, message: operations.UndoStateRead) -> None:
+        operations.set_undo_state(self, message.state)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_pane" and isinstance(self.screen, ModalScreen):
             return False
         if action == "undo":
             return True if self.undo_available else None
+        if action == "redo":
+            return True if self.redo_available else None
         if action in ("reindex", "parse_errors"):
             return True if self.store.is_open else None
         if action == "help" and isinstance(self.screen, HelpScreen):

@@ -31,6 +31,7 @@ from textual.screen import Screen
 
 from brainwork.tui.screens.graph import GraphScreen
 from brainwork.tui.screens.placeholder import PlaceholderScreen
+from brainwork.tui.screens.undo_log import UndoLogScreen
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,7 @@ PANES: tuple[Pane, ...] = (
         "oversize pages, secrets and ambiguous links, grouped by code, with one key per fix "
         "(rename, retarget, create, set type, merge, dismiss).",
     )),
-    Pane("3", "undo", "Undo log", _coming(
-        "undo", "Undo log",
-        "Every reversible operation (rename, set type, retarget, create, dismiss), newest first, "
-        "with what changed; undo and redo from here.",
-    )),
+    Pane("3", "undo", "Undo log", UndoLogScreen),
     Pane("4", "inbox", "Inbox", _coming(
         "inbox", "Correction inbox",
         "Open corrections newest first with wrong / correct / why, their task and cluster; "

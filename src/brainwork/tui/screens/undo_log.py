@@ -1,0 +1,295 @@
+"""The undo log pane: every reversible operation, newest first.
+
+Top: one row per operation (id, state, kind, when, summary); the operation
+``u`` would undo is marked ``← u``, the one ``U`` would redo ``← U``.
+Bottom: what the highlighted operation changed — its files and the unified
+diff of each (before -> after, read from the undo log's stored bytes).
+
+Undo and redo are the app's ``u`` / ``U`` (one step at a time, newest
+first, as :func:`brainwork.ops.changeset.undo` / ``redo`` do); an undo whose
+files were changed since by someone else is refused with a notification
+naming the file. Merges are not listed: they cannot be undone.
+
+Reads run in thread workers (groups ``undo-log`` and ``undo-detail``) that
+post :class:`HistoryLoaded` / :class:`OperationLoaded`; the list is re-read
+whenever the vault changes (after every operation, undo and redo).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+from textual.worker import get_current_worker
+
+from brainwork.ops import changeset
+from brainwork.ops.changeset import Operation
+from brainwork.tui.screens.base import PaneScreen
+
+#: Diff text shown per operation is cut after this many lines (a rename of
+#: a page with 1,000 backlinks has a long diff; the files list stays whole).
+DIFF_LINES = 400
+
+
+def format_time(created: str, now: datetime | None = None) -> str:
+    """``created`` (ISO 8601 UTC) for the list: ``just now``, ``5 min ago``,
+    ``3 h ago``, else the local date and time ``2026-09-28 14:03``."""
+    try:
+        when = datetime.fromisoformat(created)
+    except (TypeError, ValueError):
+        return created or ""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    now = now or datetime.now(timezone.utc)
+    seconds = (now - when).total_seconds()
+    if 0 <= seconds < 60:
+        return "just now"
+    if 0 <= seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if 0 <= seconds < 12 * 3600:
+        return f"{int(seconds // 3600)} h ago"
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+class HistoryLoaded(Message):
+    """The undo log was read: ``operations`` newest first (without changes)."""
+
+    def __init__(self, operations: list[Operation]):
+        super().__init__()
+        self.operations = operations
+
+
+class OperationLoaded(Message):
+    """One operation with its changes (None: it is gone), for the detail view."""
+
+    def __init__(self, request_id: int, op_id: int, operation: Operation | None):
+        super().__init__()
+        self.request_id = request_id
+        self.op_id = op_id
+        self.operation = operation
+
+
+class UndoTable(DataTable):
+    """The operations (row keys are operation ids as text)."""
+
+    HELP_TITLE = "operation list"
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+
+class UndoLogScreen(PaneScreen):
+    """The undo log (pane 3)."""
+
+    PANE_ID = "undo"
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    AUTO_FOCUS = "#undo-table"
+
+    BINDINGS = [
+        Binding("enter", "open_page", "Open page", tooltip="Show the operation's page in the graph pane"),
+        Binding("r", "reload", "Reload", show=False, tooltip="Read the undo log again"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.operations: list[Operation] = []
+        self._detail_request = 0
+        self._shown: Operation | None = None
+        #: The diff text shown for the highlighted operation.
+        self.diff_text = ""
+
+    def compose_body(self) -> Iterable[Widget]:
+        with Vertical(id="undo-body"):
+            with Vertical(id="undo-top"):
+                yield UndoTable(id="undo-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="undo-empty")
+            with VerticalScroll(id="undo-detail"):
+                yield Static("", id="undo-detail-head")
+                yield Static("", id="undo-detail-diff")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        table = self.query_one(UndoTable)
+        table.add_column("#", key="id", width=4)
+        table.add_column("state", key="state", width=8)
+        table.add_column("kind", key="kind", width=12)
+        table.add_column("when", key="when", width=16)
+        table.add_column("summary", key="summary")
+        top = self.query_one("#undo-top")
+        top.border_title = "Undo log · newest first"
+        top.border_subtitle = "u undo · U redo · merges are not listed (they cannot be undone)"
+        self.query_one("#undo-detail").border_title = "What changed"
+        self.load_history()
+        table.focus()
+
+    def on_vault_changed(self) -> None:
+        self.load_history()
+
+    def action_reload(self) -> None:
+        self.load_history()
+
+    # -- store reads ------------------------------------------------------------
+    def load_history(self) -> None:
+        if self.app.store.is_open:
+            self._read_history()
+
+    @work(thread=True, group="undo-log", exclusive=True, exit_on_error=False)
+    def _read_history(self) -> None:
+        worker = get_current_worker()
+        with self.app.store.use() as store:
+            ops = changeset.history(store)
+        if not worker.is_cancelled:
+            self.post_message(HistoryLoaded(ops))
+
+    def on_history_loaded(self, message: HistoryLoaded) -> None:
+        self.operations = message.operations
+        table = self.query_one(UndoTable)
+        keep = self._highlighted_id()
+        table.clear()
+        next_undo = next((op.id for op in self.operations if op.state == "done"), None)
+        next_redo = next((op.id for op in reversed(self.operations) if op.state == "undone"), None)
+        for op in self.operations:
+            state = Text(op.state, style="bold" if op.state == "done" else "dim")
+            if op.id == next_undo:
+                state.append(" ← u", style="bold")
+            elif op.id == next_redo:
+                state.append(" ← U", style="bold")
+            dim = "dim" if op.state == "undone" else ""
+            table.add_row(
+                Text(str(op.id), style=dim),
+                state,
+                Text(op.kind, style=dim),
+                Text(format_time(op.created), style=dim),
+                Text(op.summary, style=dim, overflow="ellipsis", no_wrap=True),
+                key=str(op.id),
+            )
+        empty = self.query_one("#undo-empty", Static)
+        empty.display = not self.operations
+        table.display = bool(self.operations)
+        if not self.operations:
+            empty.update(
+                "No operations yet. Fixes from the Findings pane (2), renames, splits and "
+                "dismissals are listed here, and can be undone with u."
+            )
+            self._show(None)
+            return
+        row = 0
+        if keep is not None and any(op.id == keep for op in self.operations):
+            row = table.get_row_index(str(keep))
+        table.move_cursor(row=row, animate=False)
+        self._load_detail(self.operations[row].id)
+
+    def _highlighted_id(self) -> int | None:
+        table = self.query_one(UndoTable)
+        if not self.operations or table.row_count == 0:
+            return None
+        row = table.cursor_row
+        return self.operations[row].id if 0 <= row < len(self.operations) else None
+
+    @on(DataTable.RowHighlighted, "#undo-table")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value is not None:
+            self._load_detail(int(event.row_key.value))
+
+    def _load_detail(self, op_id: int) -> None:
+        if self._shown is not None and self._shown.id == op_id and self._shown.changes is not None:
+            current = next((o for o in self.operations if o.id == op_id), None)
+            if current is not None and current.state == self._shown.state:
+                return
+        self._detail_request += 1
+        self._read_operation(self._detail_request, op_id)
+
+    @work(thread=True, group="undo-detail", exclusive=True, exit_on_error=False)
+    def _read_operation(self, request_id: int, op_id: int) -> None:
+        worker = get_current_worker()
+        with self.app.store.use() as store:
+            op = changeset.get_operation(store, op_id)
+        if not worker.is_cancelled:
+            self.post_message(OperationLoaded(request_id, op_id, op))
+
+    def on_operation_loaded(self, message: OperationLoaded) -> None:
+        if message.request_id == self._detail_request:
+            self._show(message.operation)
+
+    # -- the detail view --------------------------------------------------------
+    def _show(self, op: Operation | None) -> None:
+        self._shown = op
+        head = self.query_one("#undo-detail-head", Static)
+        diff = self.query_one("#undo-detail-diff", Static)
+        detail = self.query_one("#undo-detail")
+        if op is None:
+            head.update("")
+            diff.update("")
+            self.diff_text = ""
+            detail.border_title = "What changed"
+            return
+        detail.border_title = f"What changed · #{op.id} {op.kind}"
+        lines = [
+            Content.from_markup("[b]$summary[/b]", summary=op.summary),
+            Content.from_markup(
+                "[$text-muted]$state · $when ($iso)[/]",
+                state="done" if op.state == "done" else "undone (U redoes it)",
+                when=format_time(op.created),
+                iso=op.created,
+            ),
+        ]
+        for action in op.store_actions:
+            if action.get("do") in ("dismiss", "undismiss"):
+                reason = f" — {action['reason']}" if action.get("reason") else ""
+                lines.append(Content.from_markup("[$accent]$do[/] $key$reason", do=action["do"], key=action.get("key", ""), reason=reason))
+        if op.changes:
+            lines.append(Content(f"{len(op.changes)} file{'s' if len(op.changes) != 1 else ''}:"))
+            for c in op.changes:
+                how = "created" if c.before is None else "deleted" if c.after is None else "changed"
+                lines.append(Content.from_markup("  [$text-muted]$how[/] $path", how=f"{how:8}", path=c.path))
+        elif not op.store_actions:
+            lines.append(Content("No file changed."))
+        head.update(Content("\n").join(lines))
+        text = "".join(body for _path, body in op.diff())
+        cut = text.splitlines(keepends=True)
+        if len(cut) > DIFF_LINES:
+            text = "".join(cut[:DIFF_LINES]) + f"… {len(cut) - DIFF_LINES} more diff lines\n"
+        self.diff_text = text
+        diff.update(
+            Syntax(text, "diff", theme="ansi_dark", background_color="default", word_wrap=True) if text else ""
+        )
+
+    # -- actions ----------------------------------------------------------------
+    def _page_of(self, op: Operation | None) -> str | None:
+        if op is None:
+            return None
+        d = op.details or {}
+        for key in ("new_id", "page"):
+            if isinstance(d.get(key), str):
+                return d[key]
+        return None
+
+    @on(DataTable.RowSelected, "#undo-table")
+    def _row_selected(self) -> None:
+        self.action_open_page()
+
+    def action_open_page(self) -> None:
+        op = next((o for o in self.operations if o.id == self._highlighted_id()), None)
+        page = self._page_of(op)
+        pages = {p["id"] for p in self.app.pages or []}
+        if page is None or page not in pages:
+            self.notify("This operation's page does not exist (any more).", title="Open page", severity="warning")
+            return
+        self.app.open_page(page)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_page":
+            op = next((o for o in self.operations if o.id == self._highlighted_id()), None)
+            return True if self._page_of(op) else None
+        return True

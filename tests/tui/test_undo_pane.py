@@ -1,0 +1,109 @@
+"""Pilot tests: the undo log pane (3) and the app's ``u`` / ``U`` keys, on a
+copy of sample_vault/ (real store, real files)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from brainwork.ops import fixes
+from brainwork.tui.app import BrainworkApp
+from brainwork.tui.operations import run_operation
+from brainwork.tui.screens.undo_log import UndoLogScreen, UndoTable, format_time
+
+SIZE = (120, 40)
+UNTYPED = "topics/on-call-handover"  # no type: in its (empty) frontmatter
+
+
+def plain(widget) -> str:
+    return str(widget.render())
+
+
+def notes(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_an_operation_shows_in_the_log_and_undo_redo_work(sample_config, settle) -> None:
+    path = sample_config.vault / f"{UNTYPED}.md"
+    original = path.read_bytes()
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.check_action("undo", ()) is None and app.check_action("redo", ()) is None
+        await pilot.press("3")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, UndoLogScreen)
+        assert "No operations yet" in plain(screen.query_one("#undo-empty"))
+
+        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
+        await settle(pilot)
+        assert b"type: topic" in path.read_bytes()
+        table = screen.query_one(UndoTable)
+        assert table.row_count == 1
+        assert [str(c) for c in table.get_row_at(0)][1:3] == ["done ← u", "set-type"]
+        head = plain(screen.query_one("#undo-detail-head"))
+        assert f"set type of {UNTYPED}: (none) -> topic" in head
+        assert f"changed  {UNTYPED}.md" in head
+        assert "+type: topic" in screen.diff_text
+        assert app.check_action("undo", ()) is True
+        assert any("u undoes" in n for n in notes(app))
+
+        await pilot.press("u")
+        await settle(pilot)
+        assert path.read_bytes() == original
+        assert [str(c) for c in table.get_row_at(0)][1] == "undone ← U"
+        assert app.check_action("undo", ()) is None and app.check_action("redo", ()) is True
+        assert any(n.startswith("Undone: set type") for n in notes(app))
+
+        await pilot.press("U")
+        await settle(pilot)
+        assert b"type: topic" in path.read_bytes()
+        assert [str(c) for c in table.get_row_at(0)][1] == "done ← u"
+        counts_text = plain(screen.query_one("#status-counts"))
+        assert f"{app.counts['pages']} pages" in counts_text
+
+
+async def test_undo_refuses_when_the_file_changed_since(sample_config, settle) -> None:
+    path = sample_config.vault / f"{UNTYPED}.md"
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
+        await settle(pilot)
+        edited = path.read_bytes() + b"\nA line the agent added afterwards.\n"
+        path.write_bytes(edited)
+        await pilot.press("u")
+        await settle(pilot)
+        assert path.read_bytes() == edited  # their work is not overwritten
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert errors and "changed since it was applied" in errors[-1].message
+        assert "nothing was done" in errors[-1].title
+        assert f"{UNTYPED}.md" in errors[-1].message
+        assert app.background is None  # the progress was cleared
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.screen.query_one(UndoTable)
+        assert [str(c) for c in table.get_row_at(0)][1] == "done ← u"
+
+
+async def test_enter_opens_the_operation_page_in_the_graph(sample_config, settle) -> None:
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.pane_id == "graph"
+        assert app.screen.current == UNTYPED
+
+
+def test_format_time() -> None:
+    now = datetime(2026, 10, 1, 12, 0, tzinfo=timezone.utc)
+    assert format_time((now - timedelta(seconds=5)).isoformat(), now) == "just now"
+    assert format_time((now - timedelta(minutes=7)).isoformat(), now) == "7 min ago"
+    assert format_time((now - timedelta(hours=3)).isoformat(), now) == "3 h ago"
+    assert format_time("2026-09-01T10:00:00+00:00", now).startswith("2026-09-01")
+    assert format_time("not a time", now) == "not a time"
