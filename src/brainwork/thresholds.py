@@ -30,6 +30,17 @@ class Thresholds:
     - ``merge_candidate_similarity``: pairs at least this similar are proposed
       for merging (0..1; issue 3).
     - ``oversize_bytes``: a page over this should be split (bytes; issue 3).
+    - ``duplicate_name_weight``: weight of the names score (title, aliases,
+      file name) in the lexical duplicate score; the body weighs the rest
+      (0..1; with 0.4 a duplicate needs names >= 0.7 and body >= 0.8 alike,
+      which separates sample_vault/'s planted pair, 0.89, from its next most
+      similar pair, 0.64; brainwork.analysis.duplicates).
+    - ``retarget_similarity``: an existing page is suggested as the new target
+      of a dead link when one of its names is at least this similar to the
+      written target (0..1, rapidfuzz ratio; issue 3 §1 ``dead-link``).
+    - ``thing_title_similarity``: a diary title's suggested thing-title names
+      an existing thing page when at least this similar to its title (0..1,
+      rapidfuzz token-sort ratio; issue 3 §1 ``diary-title``).
     - ``cluster_similarity``: corrections at least this cosine-similar join one
       cluster during consolidation (0..1, average linkage: the mean similarity
       between two merged groups; issue 4 §3, tuned on sample_vault/ with
@@ -78,6 +89,9 @@ class Thresholds:
     duplicate_similarity: float = 0.88
     merge_candidate_similarity: float = 0.93
     oversize_bytes: int = 32 * 1024
+    duplicate_name_weight: float = 0.4
+    retarget_similarity: float = 0.6
+    thing_title_similarity: float = 0.8
     cluster_similarity: float = 0.40
     cluster_task_weight: float = 0.5
     rule_match_similarity: float = 0.45
