@@ -136,8 +136,9 @@ def _first_paint(config) -> dict:
                     break
                 await pilot.pause(0.005)
             t_paint = time.perf_counter() - t1
+            shown_at = time.time()
             await pilot.press("q")
-        return {"seconds": t_paint, "mount": t_mount, "rows": rows}
+        return {"seconds": t_paint, "mount": t_mount, "rows": rows, "shown_at": shown_at}
 
     out = asyncio.run(run())
     out["import"] = t_import
@@ -269,11 +270,19 @@ def run(pages: int, runs: int, seed: int, vault: Path | None, workdir: Path, pai
             print(f"first paint skipped: {type(exc).__name__}: {exc}", file=sys.stderr)
         if have_tui:
             try:
-                paints = [run_child("benchmarks.bench_index", "--child", "paint", str(vault), str(store)) for _ in range(runs)]
-                t = Timing.of([p["seconds"] for p in paints])
-                med = sorted(paints, key=lambda r: r["seconds"])[len(paints) // 2]
-                bench.add("first paint of the workbench", t, TARGETS["first_paint"],
-                          detail=f"{med['rows']:,} rows listed; mount {med['mount']:.2f} s; app import {med['import']:.2f} s (not counted)")
+                paints = []
+                for _ in range(runs):
+                    spawned = time.time()
+                    p = run_child("benchmarks.bench_index", "--child", "paint", str(vault), str(store))
+                    p["wall"] = p["shown_at"] - spawned
+                    paints.append(p)
+                t = Timing.of([p["wall"] for p in paints])
+                med = sorted(paints, key=lambda r: r["wall"])[len(paints) // 2]
+                bench.add("first paint of the workbench (process start)", t, TARGETS["first_paint"],
+                          detail=f"{med['rows']:,} pages listed; app import {med['import']:.2f} s; "
+                                 "start-up sync runs meanwhile")
+                bench.add("first paint, from app start", Timing.of([p["seconds"] for p in paints]),
+                          detail="App() to populated page list, headless run_test")
                 bench.add("peak RSS, workbench", max(p["rss_mb"] for p in paints), TARGETS["rss"], unit="MB")
             except Exception as exc:
                 print(f"first paint failed: {exc}", file=sys.stderr)
