@@ -1,0 +1,204 @@
+"""Consolidation on a copy of sample_vault/ with the real model (issue 4 §3, §9).
+
+The sample vault's corrections fall into four known themes (by the dates in
+their file names): certificate chains (all promoted to an active rule),
+CI re-runs without reading the log, migrations without a checked backup,
+unsourced figures and quotes in writing; plus unrelated one-offs (UTC times,
+kubectl context) and two dismissed corrections.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from brainwork.index.sync import sync
+from brainwork.learn.consolidate import cluster_of, consolidate
+from brainwork.learn.doctrine import doctrine
+from brainwork.learn.rules import approve, get_rule, list_rules, reject
+from brainwork.ops import changeset
+from brainwork.store import learning as q
+from brainwork.vault.edit import frontmatter_fields, set_field
+
+TODAY = "2026-11-29"
+THEMES = {
+    "cert": "09-02 09-05 09-09 09-14 09-17",
+    "ci": "09-04 09-15 09-28 10-09 10-23",
+    "migration": "09-03 09-12 09-22 10-05 10-12 10-26",
+    "writing": "09-06 09-19 10-03 10-17 10-27",
+}
+THEME_OF = {d: k for k, v in THEMES.items() for d in v.split()}
+CI_CANDIDATE = "rules/read-ci-log-before-rerun"
+WRITING_CANDIDATE = "rules/cite-sources-in-posts"
+BACKUP_RULE = "rules/backup-and-dry-run-before-migration"
+
+
+def theme(cid: str) -> str | None:
+    return THEME_OF.get(cid.rsplit("/", 1)[-1][5:10])
+
+
+def assert_pure(clusters) -> None:
+    for c in clusters:
+        themes = {theme(i) for i in c.corrections}
+        assert len(themes) == 1 and None not in themes, f"mixed cluster: {c.corrections}"
+
+
+def _remove(config, *rels) -> None:
+    for rel in rels:
+        (config.vault / rel).unlink()
+
+
+def test_known_clusters_on_the_sample_vault(learn_vault):
+    config, store = learn_vault
+    before = {c["id"]: c["status"] for c in q.corrections(store)}
+    report = consolidate(config, store, today=TODAY)
+    data = report.to_json()
+    assert set(data) == {"clusters", "candidates_created"}
+    assert data["candidates_created"] == 0  # the two recurring themes already have candidates
+    for c in data["clusters"]:
+        assert set(c) >= {"corrections", "tasks", "candidate", "similarity"}
+    assert_pure(report.clusters)
+    by_rule = {}
+    for c in report.clusters:
+        by_rule.setdefault(c.rule, set()).update(c.corrections)
+    ci = {i for i in before if theme(i) == "ci"}
+    assert by_rule[CI_CANDIDATE] == ci
+    writing_open = {i for i, s in before.items() if theme(i) == "writing" and s in ("open", "clustered")}
+    assert writing_open <= by_rule[WRITING_CANDIDATE]
+    # the September migrations led to the active backup rule; two October ones are proposed as evidence for it
+    migration = [c for c in report.clusters if c.rule == BACKUP_RULE]
+    assert migration and all(c.action == "evidence" and c.candidate is None for c in migration)
+    assert {"corrections/2026-10-05-schema-only-dump", "corrections/2026-10-26-empty-dump-file"} <= by_rule[BACKUP_RULE]
+    # unrelated one-offs and resolved corrections are not clustered
+    clustered = set().union(*by_rule.values())
+    assert "corrections/2026-09-10-times-in-utc" not in clustered
+    assert "corrections/2026-10-21-wrong-kube-context" not in clustered
+    assert not {i for i, s in before.items() if s in ("promoted", "dismissed")} & clustered
+    assert report.read == sum(1 for s in before.values() if s in ("open", "clustered"))
+    # corrections in proposed clusters are now 'clustered', others untouched
+    after = {c["id"]: c["status"] for c in q.corrections(store)}
+    for cid in clustered:
+        assert after[cid] == "clustered"
+    assert after["corrections/2026-09-10-times-in-utc"] == "open"
+    # the inbox can ask which cluster a correction is in
+    assert cluster_of(store)["corrections/2026-10-05-schema-only-dump"]["rule"] == BACKUP_RULE
+    # nothing became active
+    assert {r.id for r in list_rules(store, "active")} == {BACKUP_RULE, "rules/verify-full-cert-chain"}
+
+
+def test_candidates_are_drafted_with_provenance(learn_vault):
+    config, store = learn_vault
+    _remove(config, "rules/read-ci-log-before-rerun.md", "rules/cite-sources-in-posts.md")
+    sync(config, store)
+    active_before = [r.id for r in doctrine(config, store).rules]
+    report = consolidate(config, store, today=TODAY)
+    assert report.candidates_created == 2
+    new = [c for c in report.clusters if c.action == "new"]
+    assert {theme(c.corrections[0]) for c in new} == {"ci", "writing"}
+    assert_pure(report.clusters)
+    for c in new:
+        assert len(c.tasks) >= 2 and len(c.corrections) >= 2
+        rule = get_rule(store, c.candidate)
+        assert rule.status == "candidate"
+        assert rule.evidence == c.corrections  # provenance: evidence links to every correction
+        assert "\n" not in rule.why and rule.why.startswith(f"Corrected {len(c.corrections)} times")
+        assert rule.apply and rule.text
+        text = (config.vault / rule.path).read_text(encoding="utf-8")
+        fields = frontmatter_fields(text)
+        assert fields["type"] == "rule" and fields["status"] == "candidate"
+        assert fields["evidence"] == [f"[[{i}]]" for i in c.corrections]
+        # deterministic, explainable: the rule text is a member's 'correct' (bracketed figures dropped)
+        central = next(x for x in q.corrections(store) if x["id"] == c.central)
+        assert set(re.findall(r"\w+", rule.text)) <= set(re.findall(r"\w+", central["fields"]["correct"]))
+        assert f"[[{c.central}]]" in text
+    ci = next(c for c in new if theme(c.corrections[0]) == "ci")
+    assert len(ci.corrections) == 5
+    # nothing becomes active without approval
+    assert [r.id for r in doctrine(config, store).rules] == active_before
+    # a second pass finds the same clusters in the drafted candidates: no duplicates
+    again = consolidate(config, store, today=TODAY)
+    assert again.candidates_created == 0
+    assert {c.candidate for c in again.clusters if c.action == "existing"} >= {c.candidate for c in new}
+    assert again.new == 0
+
+
+def test_rejected_cluster_does_not_return_unless_new_corrections_join(learn_vault):
+    config, store = learn_vault
+    _remove(config, "rules/read-ci-log-before-rerun.md", "rules/cite-sources-in-posts.md")
+    sync(config, store)
+    first = consolidate(config, store, today=TODAY)
+    ci = next(c for c in first.clusters if c.action == "new" and theme(c.corrections[0]) == "ci")
+    reject(config, store, ci.candidate, "too specific; want one rule for all CI failures", today=TODAY)
+    assert get_rule(store, ci.candidate).rejected_reason.startswith("too specific")
+
+    second = consolidate(config, store, today=TODAY)
+    assert second.candidates_created == 0
+    assert not [c for c in second.clusters if set(c.corrections) & set(ci.corrections)]
+    assert any(set(s["corrections"]) <= set(ci.corrections) for s in second.suppressed)
+
+    # a new correction of the same kind joins: the cluster is proposed again
+    (config.vault / "corrections" / "2026-11-02-rerun-without-log.md").write_text(
+        "---\ntitle: Re-ran the deploy job without reading why it failed\ntype: correction\ncreated: 2026-11-02\n"
+        "tags: [ci, testing]\nwrong: Re-ran the failed CI deploy job twice without opening its log.\n"
+        "correct: Read the failing job's log first and state the cause before any re-run.\n"
+        "why: The failure was a real broken migration check, not flakiness; re-runs only wasted an hour.\n"
+        "status: open\ncorrects: \"[[tasks/2026-10-29-ci-cache-key-collision]]\"\n---\n\n"
+        "Sam: the CI log said exactly what was wrong, again.\n",
+        encoding="utf-8",
+    )
+    sync(config, store)
+    third = consolidate(config, store, today=TODAY)
+    again = [c for c in third.clusters if "corrections/2026-11-02-rerun-without-log" in c.corrections]
+    assert again and again[0].action == "new" and again[0].candidate != ci.candidate
+    assert set(ci.corrections) & set(again[0].corrections)
+    body = (config.vault / f"{again[0].candidate}.md").read_text(encoding="utf-8")
+    assert f"[[{ci.candidate}]]" in body  # says an earlier candidate was rejected
+
+
+def test_contradicting_cluster_is_drafted_as_superseding(learn_vault):
+    """Before September, the leaf-only rule was active; the chain corrections
+    contradict it, so consolidation drafts a rule proposed to supersede it."""
+    config, store = learn_vault
+    vault = config.vault
+    _remove(config, "rules/verify-full-cert-chain.md")
+    leaf = vault / "rules" / "verify-leaf-cert.md"
+    leaf.write_text(set_field(leaf.read_text(encoding="utf-8"), "status", "active"), encoding="utf-8")
+    for path in (vault / "corrections").glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        if theme("corrections/" + path.stem) == "cert":
+            path.write_text(set_field(text, "status", "open"), encoding="utf-8")
+    sync(config, store)
+    report = consolidate(config, store, today=TODAY)
+    cert = [c for c in report.clusters if theme(c.corrections[0]) == "cert"]
+    assert len(cert) == 1 and cert[0].action == "supersede" and cert[0].rule == "rules/verify-leaf-cert"
+    assert len(cert[0].corrections) == 5
+    candidate = get_rule(store, cert[0].candidate)
+    assert candidate.proposed_supersedes == "rules/verify-leaf-cert"
+    # the migration cluster does not contradict the backup rule: evidence only
+    assert all(c.action == "evidence" for c in report.clusters if c.rule == BACKUP_RULE)
+
+    decision = approve(config, store, candidate.id, today=TODAY)
+    assert decision.action == "supersede" and decision.retired == ["rules/verify-leaf-cert"]
+    assert get_rule(store, "rules/verify-leaf-cert").status == "retired"
+    new = get_rule(store, candidate.id)
+    assert new.status == "active" and new.supersedes == ["rules/verify-leaf-cert"]
+    assert "rules/verify-leaf-cert" not in {r.id for r in doctrine(config, store).rules}
+    changeset.undo(config, store)
+    assert get_rule(store, "rules/verify-leaf-cert").status == "active"
+    assert get_rule(store, candidate.id).status == "candidate"
+
+
+def test_dry_run_writes_nothing_and_consolidate_is_undoable(learn_vault):
+    config, store = learn_vault
+    _remove(config, "rules/read-ci-log-before-rerun.md", "rules/cite-sources-in-posts.md")
+    sync(config, store)
+    snapshot = {p: p.read_bytes() for p in config.vault.rglob("*.md")}
+    dry = consolidate(config, store, today=TODAY, dry_run=True)
+    assert dry.candidates_created == 2 and dry.operation is None
+    assert {p: p.read_bytes() for p in config.vault.rglob("*.md")} == snapshot
+    assert q.last_pass(store) is None
+    real = consolidate(config, store, today=TODAY)
+    assert json.dumps(real.to_json(), sort_keys=True) == json.dumps(dry.to_json(), sort_keys=True)
+    assert real.operation is not None
+    changeset.undo(config, store)
+    assert {p: p.read_bytes() for p in config.vault.rglob("*.md")} == snapshot
