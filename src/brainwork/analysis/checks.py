@@ -1,0 +1,444 @@
+"""One function per finding code, each ``(Context) -> list[Finding]``.
+
+The :class:`Context` loads what the checks share from the store once (pages
+with their bodies, link rows, parse errors), lazily, so ``--code stub`` does
+not read the links. Rules and thresholds per code: docs/findings.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from rapidfuzz import fuzz, process, utils
+
+from brainwork.analysis.duplicates import DupDoc, find_duplicates
+from brainwork.analysis.findings import Finding
+from brainwork.analysis.secrets import scan_texts
+from brainwork.analysis.text import visible_chars
+from brainwork.analysis.titles import diary_title
+from brainwork.config import Config
+from brainwork.store import Store
+from brainwork.store import graph, quality
+from brainwork.vault.links import mask_non_links
+from brainwork.vault.parse import page_id
+from brainwork.vault.resolve import Resolver, norm
+from brainwork.vocabulary import THING_TYPES
+
+_H1 = re.compile(r"^#[ \t]+\S", re.MULTILINE)
+_H2 = re.compile(r"^##[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+class Context:
+    """What the checks share, loaded from the store on first use."""
+
+    def __init__(self, config: Config, store: Store):
+        self.config = config
+        self.store = store
+        self.t = config.thresholds
+
+    @cached_property
+    def pages(self) -> dict[str, list]:
+        """Columns of every Markdown page (see :func:`brainwork.store.quality.page_columns`)."""
+        return quality.page_columns(self.store)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Page id -> row in :attr:`pages`."""
+        return {pid: i for i, pid in enumerate(self.pages["id"])}
+
+    @cached_property
+    def attachments(self) -> list[str]:
+        return quality.attachment_ids(self.store)
+
+    @cached_property
+    def links(self) -> list[dict]:
+        return quality.link_rows(self.store)
+
+    @cached_property
+    def parse_errors(self) -> list[dict]:
+        return graph.parse_errors(self.store)
+
+    @cached_property
+    def broken(self) -> set[str]:
+        """Page ids with a parse error: their frontmatter or body may be
+        incomplete, so content checks (type, stub, title) skip them; the
+        ``parse-error`` finding already names the problem."""
+        return {page_id(e["path"]) for e in self.parse_errors}
+
+    def row(self, pid: str) -> int:
+        return self.index[pid]
+
+    def path_of(self, pid: str) -> str:
+        i = self.index.get(pid)
+        return self.pages["path"][i] if i is not None else pid
+
+    def file_lines(self, pid: str) -> list[str]:
+        """The page file's lines (read from the vault; [] if unreadable)."""
+        try:
+            text = (self.config.vault / self.path_of(pid)).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return []
+        return text.lstrip("\ufeff").split("\n")
+
+    def key_line(self, pid: str, key: str) -> int | None:
+        """1-based line of the top-level frontmatter ``key:``, or None."""
+        body_line = self.pages["body_line"][self.row(pid)] or 1
+        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:", re.IGNORECASE)
+        for n, line in enumerate(self.file_lines(pid)[: body_line - 1], start=1):
+            if n > 1 and pattern.match(line):
+                return n
+        return None
+
+
+def _finding(ctx: Context, code: str, pid: str, line: int, message: str, key: str, **kw) -> Finding:
+    return Finding(code=code, path=ctx.path_of(pid), page=pid, line=max(1, int(line or 1)), message=message,
+                   key=f"{code}:{key}", **kw)
+
+
+# -- parse errors -------------------------------------------------------------
+def parse_error(ctx: Context) -> list[Finding]:
+    out = []
+    for e in ctx.parse_errors:
+        path = e["path"]
+        pid = page_id(path) if path.lower().endswith(".md") else path
+        out.append(
+            Finding(code="parse-error", path=path, page=pid, line=max(1, e["line"] or 1), message=e["message"],
+                    evidence={"line": e["line"]}, key=f"parse-error:{path}|{e['message']}")
+        )
+    return out
+
+
+# -- links ----------------------------------------------------------------------
+def orphan(ctx: Context) -> list[Finding]:
+    """Pages with no live edge to or from another page (links to attachments
+    and dead links do not connect a page to the memory)."""
+    pages = set(ctx.pages["id"])
+    connected: set[str] = set()
+    dead: Counter[str] = Counter()
+    attach: Counter[str] = Counter()
+    for r in ctx.links:
+        if r["dead"]:
+            dead[r["file"]] += 1
+        elif r["src"] in pages and r["dst"] in pages:
+            if r["src"] != r["dst"]:
+                connected.add(r["src"])
+                connected.add(r["dst"])
+        else:
+            attach[r["file"]] += 1
+    out = []
+    for pid in ctx.pages["id"]:
+        if pid in connected:
+            continue
+        extra = []
+        if dead[pid]:
+            extra.append(f"{dead[pid]} dead")
+        if attach[pid]:
+            extra.append(f"{attach[pid]} to attachments only")
+        note = f" ({', '.join(extra)})" if extra else ""
+        out.append(
+            _finding(ctx, "orphan", pid, 1, f"no links to or from other pages{note}", pid,
+                     evidence={"dead_links": dead[pid], "attachment_links": attach[pid]})
+        )
+    return out
+
+
+def _name_choices(ctx: Context) -> tuple[list[str], list[str]]:
+    """(processed names, owning id) over every page's title, aliases and file
+    name, and every attachment's file name."""
+    names: list[str] = []
+    owners: list[str] = []
+    p = ctx.pages
+    for i, pid in enumerate(p["id"]):
+        for name in dict.fromkeys((p["title"][i], *p["aliases"][i], pid.rsplit("/", 1)[-1])):
+            if name:
+                names.append(utils.default_process(name))
+                owners.append(pid)
+    for aid in ctx.attachments:
+        names.append(utils.default_process(aid.rsplit("/", 1)[-1]))
+        owners.append(aid)
+    return names, owners
+
+
+def dead_link(ctx: Context) -> list[Finding]:
+    """One finding per dead link occurrence, with up to three retargets: the
+    pages one of whose names (title, alias, file name) is most similar to
+    the written target's last path part (``fuzz.ratio`` >=
+    ``retarget_similarity``; a folder in the target is not compared, since
+    every page in that folder would share it)."""
+    rows = sorted((r for r in ctx.links if r["dead"]), key=lambda r: (r["file"], r["line"], r["target"]))
+    if not rows:
+        return []
+    targets = sorted({r["target"] for r in rows})
+    names, owners = _name_choices(ctx)
+    cutoff = ctx.t.retarget_similarity * 100
+    suggestions: dict[str, list[tuple[str, float]]] = {}
+    if names:
+        queries = [utils.default_process(t.removesuffix(".md").rsplit("/", 1)[-1]) for t in targets]
+        scores = process.cdist(queries, names, scorer=fuzz.ratio, processor=None, dtype=np.uint8,
+                               score_cutoff=cutoff, workers=-1)
+        for t, row in zip(targets, scores):
+            best: dict[str, float] = {}
+            for j in np.flatnonzero(row):
+                s = float(row[j]) / 100
+                if s > best.get(owners[j], -1):
+                    best[owners[j]] = s
+            suggestions[t] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+    out = []
+    for r in rows:
+        sugg = suggestions.get(r["target"], [])
+        hint = f"; did you mean {', '.join(repr(s[0]) for s in sugg)}?" if sugg else ""
+        out.append(
+            _finding(ctx, "dead-link", r["file"], r["line"], f"link to missing page {r['target']!r}{hint}",
+                     f"{r['file']}|{norm(r['target'])}", target=r["target"],
+                     score=sugg[0][1] if sugg else None, other=sugg[0][0] if sugg else None,
+                     evidence={"place": r["place"], "suggestions": [{"page": s, "similarity": v} for s, v in sugg],
+                               "retarget_similarity": ctx.t.retarget_similarity})
+        )
+    return out
+
+
+def ambiguous_link(ctx: Context) -> list[Finding]:
+    """Live links the indexer marked ambiguous; the candidates are found
+    again with the same resolver the indexer uses."""
+    rows = sorted((r for r in ctx.links if r["ambiguous"] and not r["dead"]), key=lambda r: (r["file"], r["line"]))
+    if not rows:
+        return []
+    p = ctx.pages
+    resolver = Resolver(p["id"], ctx.attachments, {pid: [p["title"][i], *p["aliases"][i]] for i, pid in enumerate(p["id"])})
+    out = []
+    for r in rows:
+        res = resolver.resolve(r["target"], r["file"])
+        cands = list(res.candidates) or [r["dst"]]
+        out.append(
+            _finding(ctx, "ambiguous-link", r["file"], r["line"],
+                     f"link {r['target']!r} fits {len(cands)} pages ({', '.join(cands)}); it goes to {res.page or cands[0]}",
+                     f"{r['file']}|{norm(r['target'])}", target=r["target"], other=res.page or cands[0],
+                     evidence={"candidates": cands, "place": r["place"]})
+        )
+    return out
+
+
+# -- page content -----------------------------------------------------------------
+def _folder_types(ctx: Context) -> dict[str, str]:
+    """Folder -> the type most of its typed pages have (more than half, at
+    least two pages)."""
+    allowed = set(ctx.config.page_types)
+    by_folder: dict[str, Counter[str]] = {}
+    for pid, t in zip(ctx.pages["id"], ctx.pages["type"]):
+        if t in allowed:
+            by_folder.setdefault(pid.rpartition("/")[0], Counter())[t] += 1
+    out = {}
+    for folder, c in by_folder.items():
+        t, n = c.most_common(1)[0]
+        if n >= 2 and n * 2 > sum(c.values()):
+            out[folder] = t
+    return out
+
+
+def untyped(ctx: Context) -> list[Finding]:
+    allowed = tuple(ctx.config.page_types)
+    folder_types: dict[str, str] | None = None
+    out = []
+    for i, pid in enumerate(ctx.pages["id"]):
+        t = ctx.pages["type"][i]
+        if (t in allowed) or pid in ctx.broken:
+            continue
+        if folder_types is None:
+            folder_types = _folder_types(ctx)
+        folder = pid.rpartition("/")[0]
+        suggestion, why = None, None
+        if t:
+            close = process.extractOne(t, allowed, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=75)
+            if close:
+                suggestion, why = close[0], f"closest to {t!r}"
+        if suggestion is None and folder in folder_types:
+            suggestion, why = folder_types[folder], f"the type of most pages in {folder}/"
+        hint = f"; suggested {suggestion!r} ({why})" if suggestion else ""
+        if t:
+            line = ctx.key_line(pid, "type") or 1
+            msg = f"type {t!r} is not in the vocabulary{hint}"
+        else:
+            line, msg = 1, f"no type{hint}"
+        out.append(
+            _finding(ctx, "untyped", pid, line, msg, pid, target=suggestion,
+                     evidence={"type": t, "allowed": list(allowed), "suggestion": suggestion, "why": why})
+        )
+    return out
+
+
+def stub(ctx: Context) -> list[Finding]:
+    limit = ctx.t.stub_chars
+    out = []
+    for i, pid in enumerate(ctx.pages["id"]):
+        if pid in ctx.broken:
+            continue
+        body = ctx.pages["body"][i]
+        n = visible_chars(body, at_least=limit)
+        if n < limit:
+            out.append(
+                _finding(ctx, "stub", pid, ctx.pages["body_line"][i] or 1,
+                         f"only {n} characters of body text (a stub has fewer than {limit})", pid, score=float(n),
+                         evidence={"chars": n, "stub_chars": limit})
+            )
+    return out
+
+
+def _title_line(ctx: Context, pid: str) -> int:
+    line = ctx.key_line(pid, "title")
+    if line:
+        return line
+    i = ctx.row(pid)
+    body = ctx.pages["body"][i]
+    if "#" in body:
+        m = _H1.search(mask_non_links(body))
+        if m:
+            return (ctx.pages["body_line"][i] or 1) + body.count("\n", 0, m.start())
+    return 1
+
+
+def diary_title_check(ctx: Context) -> list[Finding]:
+    limit = ctx.t.diary_title_chars
+    p = ctx.pages
+    flagged = []
+    for i, pid in enumerate(p["id"]):
+        if pid in ctx.broken:
+            continue
+        d = diary_title(p["title"][i] or "", limit)
+        if d is not None:
+            flagged.append((pid, i, d))
+    if not flagged:
+        return []
+    things = [(pid, p["title"][i]) for i, pid in enumerate(p["id"]) if p["type"][i] in THING_TYPES and p["title"][i]]
+    out = []
+    for pid, i, d in flagged:
+        resembles, similarity = None, None
+        if things and d.suggestion:
+            best = process.extractOne(d.suggestion, [t for _, t in things], scorer=fuzz.token_sort_ratio,
+                                      processor=utils.default_process, score_cutoff=ctx.t.thing_title_similarity * 100)
+            if best and things[best[2]][0] != pid:
+                resembles, similarity = things[best[2]][0], best[1] / 100
+        why = []
+        if d.dates:
+            why.append(f"date {d.dates[0]!r}")
+        if d.too_long:
+            why.append(f"{d.length} characters, {limit} or more")
+        hint = f"; try {d.suggestion!r}" if d.suggestion else ""
+        if resembles:
+            hint += f" or the existing page {resembles}"
+        out.append(
+            _finding(ctx, "diary-title", pid, _title_line(ctx, pid),
+                     f"title names an event ({', '.join(why)}){hint}", pid,
+                     target=d.suggestion or None, score=float(d.length), other=resembles,
+                     evidence={"title": p["title"][i], "dates": list(d.dates), "length": d.length,
+                               "diary_title_chars": limit, "suggestion": d.suggestion,
+                               "resembles": resembles, "resembles_similarity": similarity})
+        )
+    return out
+
+
+def _embeddings(ctx: Context, ids: list[str]) -> dict[str, np.ndarray]:
+    """Cached page embeddings of ``ids`` (none when the store has none)."""
+    try:
+        from brainwork.store import vectors
+    except ImportError:
+        return {}
+    try:
+        if not vectors.count(ctx.store):
+            return {}
+        return vectors.vectors(ctx.store, ids)
+    except RuntimeError:  # the embeddings table does not exist in this store
+        return {}
+
+
+def duplicate(ctx: Context) -> list[Finding]:
+    p = ctx.pages
+    docs = [
+        DupDoc(pid, (p["title"][i] or "", *p["aliases"][i], pid.rsplit("/", 1)[-1]), p["body"][i])
+        for i, pid in enumerate(p["id"])
+    ]
+    t = ctx.t
+    vecs = _embeddings(ctx, p["id"])
+    pairs = find_duplicates(docs, t.duplicate_similarity, t.merge_candidate_similarity, t.duplicate_name_weight, vecs)
+    out = []
+    for d in pairs:
+        kind = "merge candidate" if d.merge else "possible duplicate"
+        how = f"names {d.names:.2f}, body {d.body:.2f}"
+        if d.semantic is not None:
+            how += f", meaning {d.semantic:.2f}"
+        out.append(
+            _finding(ctx, "duplicate", d.a, 1,
+                     f"{kind}: {d.b} (similarity {d.score:.2f} >= {t.duplicate_similarity:.2f}; {how})",
+                     f"{d.a}|{d.b}", score=d.score, other=d.b,
+                     evidence={"similarity": d.score, "lexical": d.lexical, "names": d.names, "body": d.body,
+                               "semantic": d.semantic, "merge_candidate": d.merge,
+                               "duplicate_similarity": t.duplicate_similarity,
+                               "merge_candidate_similarity": t.merge_candidate_similarity,
+                               "name_weight": t.duplicate_name_weight,
+                               "formula": "lexical = w*names + (1-w)*body; similarity = lexical, "
+                                          "or (lexical + semantic)/2 with embeddings"})
+        )
+    return out
+
+
+def oversize(ctx: Context) -> list[Finding]:
+    limit = ctx.t.oversize_bytes
+    p = ctx.pages
+    out = []
+    for i, pid in enumerate(p["id"]):
+        size = p["size"][i] or 0
+        if size <= limit:
+            continue
+        body = p["body"][i]
+        start = p["body_line"][i] or 1
+        masked = mask_non_links(body)
+        heads = [{"line": start + body.count("\n", 0, m.start()), "heading": m.group(1)} for m in _H2.finditer(masked)]
+        hint = f"split at its {len(heads)} '## ' headings" if heads else "it has no '## ' headings to split at"
+        out.append(
+            _finding(ctx, "oversize", pid, 1, f"{size:,} bytes, over {limit:,}; {hint}", pid, score=float(size),
+                     evidence={"bytes": size, "oversize_bytes": limit, "split_points": heads})
+        )
+    return out
+
+
+def secret(ctx: Context) -> list[Finding]:
+    """Scans each page file as it is on disk (frontmatter included)."""
+    vault: Path = ctx.config.vault
+
+    def texts():
+        for pid, path in zip(ctx.pages["id"], ctx.pages["path"]):
+            try:
+                yield path, (vault / path).read_text(encoding="utf-8", errors="replace").lstrip("\ufeff")
+            except OSError:
+                continue
+
+    by_path = {path: pid for pid, path in zip(ctx.pages["id"], ctx.pages["path"])}
+    out = []
+    for path, hits in scan_texts(texts()).items():
+        pid = by_path[path]
+        for h in hits:
+            out.append(
+                _finding(ctx, "secret", pid, h.line,
+                         f"possible {h.kind} ({h.masked}); credentials do not belong in memory",
+                         f"{pid}|{h.digest}", target=None,
+                         evidence={"kind": h.kind, "kinds": list(h.kinds), "masked": h.masked, "digest": h.digest})
+            )
+    return out
+
+
+CHECKS: dict[str, Callable[[Context], list[Finding]]] = {
+    "parse-error": parse_error,
+    "orphan": orphan,
+    "dead-link": dead_link,
+    "ambiguous-link": ambiguous_link,
+    "untyped": untyped,
+    "stub": stub,
+    "diary-title": diary_title_check,
+    "duplicate": duplicate,
+    "oversize": oversize,
+    "secret": secret,
+}

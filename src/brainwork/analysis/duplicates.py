@@ -1,0 +1,213 @@
+"""Suspected duplicate pages: block cheaply, then score candidate pairs.
+
+Scores (all 0..1, rapidfuzz on case-folded text with punctuation removed):
+
+- ``names``: the best ``fuzz.ratio`` between any name of one page and any
+  name of the other; a page's names are its title, its aliases and its file
+  name (``tools/pg-dump`` -> ``pg dump``).
+- ``body``: ``fuzz.token_sort_ratio`` of the two bodies' words (order of
+  words ignored, so moved sentences still match; link syntax is reduced to
+  what the link shows).
+- ``lexical = w * names + (1 - w) * body`` with ``w`` =
+  ``Thresholds.duplicate_name_weight`` (0.4).
+- ``semantic``: cosine similarity of the two pages' cached embeddings, when
+  the store holds embeddings of both (``brainwork embed``); then
+  ``score = (lexical + semantic) / 2``, else ``score = lexical``.
+
+A pair is a duplicate when ``score >= Thresholds.duplicate_similarity`` and a
+merge candidate when ``score >= Thresholds.merge_candidate_similarity``.
+
+Comparing all pairs would cost n²/2 scorings (50 million at 10,000 pages), so
+pairs are first *blocked* (issue 3 §1); only pairs that share a block are
+scored:
+
+1. by shared rare body words: a word found on 2 to ``MAX_POSTING`` pages is
+   *shared rare* (a word on one page links nothing, a word on many pages is
+   common). Each page is sketched by the ``DUPLICATE_SKETCH`` smallest
+   hashes of its shared rare words (a bottom-k MinHash sketch); pages
+   sharing at least ``SKETCH_MIN_SHARED`` sketch values are candidates.
+   Pages whose word sets overlap strongly (as any pair scoring near the
+   threshold does) share most of their sketch.
+2. by names: pages sharing a name once everything but letters and digits
+   is removed (``pg_dump`` = ``pgdump``) are candidates, so two near-empty
+   pages with one name are compared although their bodies share no words.
+
+Limitation: two pages whose bodies share almost no words and whose names
+differ are never compared, even if an embedding would call them alike (the
+semantic score only re-scores blocked pairs).
+
+Before the exact body score, cheap bounds drop pairs that cannot reach the
+threshold (the best possible score with the names score and with the body
+lengths). Python's string hash is used for the sketch; it is salted per
+process, so blocking is random from run to run, but a pair similar enough to
+report shares nearly all of its sketch and is found in every run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import combinations
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from rapidfuzz import fuzz, utils
+
+#: Size of each page's bottom-k sketch of body words.
+DUPLICATE_SKETCH = 16
+#: Pages sharing at least this many sketch values become candidates.
+SKETCH_MIN_SHARED = 2
+#: A name block larger than this is too common to mean anything and is skipped.
+MAX_BLOCK = 200
+#: A word on more pages than this is common and not used for blocking.
+MAX_POSTING = 25
+
+_SQUASH = re.compile(r"[\W_]+")
+_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\\?\|([^\]]*))?\]\]")
+_MDLINK = re.compile(r"\]\([^)\s]*\)")
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class DupDoc:
+    """What the detector needs of one page: ``id``, ``names`` (title,
+    aliases, file name) and ``body`` (Markdown after the frontmatter)."""
+
+    id: str
+    names: tuple[str, ...]
+    body: str
+
+
+@dataclass(frozen=True)
+class DuplicatePair:
+    """Two suspected duplicates (``a`` < ``b`` by id) and how alike they are
+    (0..1): ``score`` (what the threshold is compared with), ``lexical``,
+    ``names``, ``body`` and ``semantic`` (None without embeddings); ``merge``
+    marks a merge candidate."""
+
+    a: str
+    b: str
+    score: float
+    lexical: float
+    names: float
+    body: float
+    semantic: float | None
+    merge: bool
+
+
+def _body_words(body: str) -> str:
+    text = _WIKILINK.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", body) if "[[" in body else body
+    if "](" in text:
+        text = _MDLINK.sub("] ", text)
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
+    """Pairs of pages sharing at least ``SKETCH_MIN_SHARED`` values of their
+    sketches: each page's ``DUPLICATE_SKETCH`` smallest hashes among its
+    *shared rare* words (found on 2 to ``MAX_POSTING`` pages). Words are
+    whitespace-separated and case-folded; everything after the split runs in
+    numpy, as this touches every word of every body."""
+    arrays = [np.fromiter(map(hash, set(b.casefold().split())), dtype=np.int64) for b in bodies]
+    if not arrays:
+        return set()
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    hashes = np.concatenate(arrays)
+    docs = np.repeat(np.arange(len(arrays), dtype=np.int64), lengths)
+    _, inverse, df = np.unique(hashes, return_inverse=True, return_counts=True)
+    df = df[inverse.reshape(-1)]
+    keep = (df >= 2) & (df <= MAX_POSTING)
+    hashes, docs = hashes[keep], docs[keep]
+    # Bottom-k per page: order by (page, hash), keep each page's first k.
+    order = np.lexsort((hashes, docs))
+    hashes, docs = hashes[order], docs[order]
+    starts = np.searchsorted(docs, docs, side="left")
+    rank = np.arange(len(docs)) - starts
+    sketch = rank < DUPLICATE_SKETCH
+    hashes, docs = hashes[sketch], docs[sketch]
+    # Postings: pages per sketch value.
+    order = np.argsort(hashes, kind="stable")
+    hashes, docs = hashes[order], docs[order]
+    bounds = np.flatnonzero(np.diff(hashes)) + 1
+    shared: Counter[tuple[int, int]] = Counter()
+    for group in np.split(docs, bounds):
+        if len(group) > 1:
+            shared.update(combinations(group.tolist(), 2))
+    return {p for p, c in shared.items() if c >= SKETCH_MIN_SHARED}
+
+
+def _name_pairs(squashed: list[list[str]]) -> set[tuple[int, int]]:
+    """Pairs of pages sharing a name once squashed to letters and digits."""
+    blocks: dict[str, set[int]] = {}
+    for i, names in enumerate(squashed):
+        for key in names:
+            if key:
+                blocks.setdefault(key, set()).add(i)
+    pairs: set[tuple[int, int]] = set()
+    for docs in blocks.values():
+        if 1 < len(docs) <= MAX_BLOCK:
+            pairs.update(combinations(sorted(docs), 2))
+    return pairs
+
+
+def find_duplicates(
+    docs: Sequence[DupDoc],
+    threshold: float,
+    merge_threshold: float,
+    name_weight: float = 0.4,
+    vectors: dict[str, np.ndarray] | None = None,
+) -> list[DuplicatePair]:
+    """Suspected duplicate pairs among ``docs``, best first.
+
+    Args:
+        docs: the pages.
+        threshold: ``Thresholds.duplicate_similarity`` (0..1).
+        merge_threshold: ``Thresholds.merge_candidate_similarity`` (0..1).
+        name_weight: ``Thresholds.duplicate_name_weight`` (0..1).
+        vectors: optional ``{page id: L2-normalised embedding}``; a pair with
+            both vectors is scored ``(lexical + cosine) / 2``.
+    """
+    vectors = vectors or {}
+    names = [[utils.default_process(x) for x in d.names if x] for d in docs]
+    names = [[x for x in dict.fromkeys(ns) if x] for ns in names]
+    squashed = [[_SQUASH.sub("", x) for x in ns] for ns in names]
+    out: list[DuplicatePair] = []
+    body_w = 1.0 - name_weight
+    body_text: dict[int, str] = {}
+
+    def text(i: int) -> str:
+        if i not in body_text:
+            body_text[i] = _body_words(docs[i].body)
+        return body_text[i]
+
+    for i, j in sorted(_sketch_pairs([d.body for d in docs]) | _name_pairs(squashed)):
+        a, b = docs[i], docs[j]
+        va, vb = vectors.get(a.id), vectors.get(b.id)
+        semantic = float(np.dot(va, vb)) if va is not None and vb is not None else None
+        # Smallest lexical score that can still reach the threshold.
+        need = threshold if semantic is None else 2 * threshold - semantic
+        if need > 1.0:
+            continue
+        name_score = max((fuzz.ratio(x, y) for x in names[i] for y in names[j]), default=0.0) / 100
+        if name_weight * name_score + body_w < need:
+            continue
+        ta, tb = text(i), text(j)
+        la, lb = len(ta), len(tb)
+        if la + lb and body_w * (2 * min(la, lb) / (la + lb)) + name_weight * name_score < need:
+            continue
+        body_needed = max(0.0, (need - name_weight * name_score) / body_w)
+        if not la and not lb:
+            body_score = 1.0
+        else:
+            body_score = fuzz.token_sort_ratio(ta, tb, processor=None, score_cutoff=body_needed * 100 - 1e-9) / 100
+        lexical = name_weight * name_score + body_w * body_score
+        score = lexical if semantic is None else (lexical + semantic) / 2
+        if score >= threshold:
+            x, y = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+            out.append(
+                DuplicatePair(x, y, round(score, 4), round(lexical, 4), round(name_score, 4), round(body_score, 4),
+                              None if semantic is None else round(semantic, 4), score >= merge_threshold)
+            )
+    out.sort(key=lambda p: (-p.score, p.a, p.b))
+    return out

@@ -1,0 +1,181 @@
+"""Credentials in pages, found with detect-secrets.
+
+A memory of everything is a target; keys, tokens and passwords do not belong
+in it (issue 3 §1, ``secret``). The scanning is detect-secrets' own: its
+default plugins (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, private keys,
+JWTs, basic-auth URLs, high-entropy quoted strings, ``password = "..."``
+assignments, ...) and its default false-positive filters, run through its
+line scanner (``detect_secrets.core.scan``) with the page's file name, so
+Markdown files get its rules for "other" files (keywords need a quoted
+value). The ``IPPublicDetector`` plugin is left out: an IP address is not a
+credential.
+
+detect-secrets costs ~0.2 ms a line (27 plugins and their filters), far too
+slow for every line of a 10,000-page vault, so a *gate* picks the lines that
+could hold a secret at all. The gate is a set of necessary conditions, one per
+plugin family, each derived from that plugin's own patterns (detect-secrets
+1.5): a line no gate pattern touches cannot produce a finding, and every line
+a gate pattern touches is scanned by detect-secrets in full. tests/analysis
+check that the gated scan equals the full scan on the real corpus and on an
+example of every plugin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+#: Patterns with a fast literal start, each a necessary condition of some plugins.
+_GATES: tuple[re.Pattern, ...] = tuple(
+    re.compile(p)
+    for p in (
+        r"A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA",  # AWSKeyDetector (access key ids)
+        r"AKC[a-zA-Z0-9]{10}|AP[\dABCDEF][a-zA-Z0-9]{8}",  # ArtifactoryDetector
+        r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",  # DiscordBotTokenDetector
+        r"gh[pousr]_",  # GitHubTokenDetector
+        r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|GR1348941",  # GitLabTokenDetector
+        r"eyJ",  # JwtTokenDetector
+        r"-us\d",  # MailchimpDetector
+        r"_authToken",  # NpmDetector
+        r"T3BlbkFJ",  # OpenAIDetector
+        r"PRIVATE KEY|PuTTY-User-Key",  # PrivateKeyDetector
+        r"pypi-",  # PypiTokenDetector
+        r"SG\.",  # SendGridDetector
+        r"xox[abposr]-|hooks\.slack\.com",  # SlackDetector
+        r"sq0csp-",  # SquareOAuthDetector
+        r"[rs]k_live_",  # StripeDetector
+        r":[0-9A-Za-z_-]{35}",  # TelegramBotTokenDetector
+        r"AC[a-z0-9]{32}",  # TwilioKeyDetector
+        r"SK[a-z0-9]{32}",  # TwilioKeyDetector
+        r"AccountKey=",  # AzureStorageKeyDetector
+        r"://[^\s@]*@",  # BasicAuthDetector, CloudantDetector (URL form)
+        # Base64HighEntropyString / HexHighEntropyString: a quoted run of their
+        # charset; entropy above the default limits (4.5 / 3.0 bits) needs at
+        # least 23 / 9 distinct characters.
+        r"'[A-Za-z0-9+/\\_=-]{9,}'",
+        r'"[A-Za-z0-9+/\\_=-]{9,}"',
+    )
+)
+#: KeywordDetector (and the keyword forms of AWS, Cloudant, IBM and Softlayer):
+#: a denylisted word, and on the same line a quote (Markdown files get the
+#: quotes-required patterns) or a value of at least 24 characters.
+_KEYWORD = re.compile(r"key|pass|pw|secret|contrase|token|softlayer", re.IGNORECASE)
+_KEYWORD_VALUE = re.compile(r"['\"`]|[A-Za-z0-9_\-/+=]{24}")
+
+_DISABLED_PLUGINS = ("IPPublicDetector",)
+
+
+#: Generic detectors, reported only when no specific one names the value.
+_GENERIC = ("Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String")
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    """Suspected credentials on one line: ``line`` is the 1-based file line,
+    ``kind`` the most specific detect-secrets type name ("AWS Access Key"
+    before "Secret Keyword" or "Base64 High Entropy String"), ``kinds`` every
+    type reported for the line, ``masked`` a shape of the value safe to print,
+    ``digest`` the first 12 hex digits of the value's SHA-256 (identifies it
+    for dismissal without revealing it)."""
+
+    line: int
+    kind: str
+    kinds: tuple[str, ...]
+    masked: str
+    digest: str
+
+
+def mask(secret: str) -> str:
+    """A printable shape of ``secret`` that does not reveal it: at most the
+    first 4 characters (fewer for short values, never more than a quarter),
+    then ``…`` and the length. ``"AKIAIOSFODNN7EXAMPLE"`` -> ``"AKIA…(20 chars)"``."""
+    keep = min(4, len(secret) // 4)
+    return f"{secret[:keep]}…({len(secret)} chars)"
+
+
+def _gated_lines(text: str) -> list[int]:
+    """0-based line numbers of ``text`` that some gate touches, sorted."""
+    starts: set[int] = set()
+    for gate in _GATES:
+        for m in gate.finditer(text):
+            starts.add(text.rfind("\n", 0, m.start()) + 1)
+            # a match spanning lines (not possible with these gates) would need its other lines too
+    for m in _KEYWORD.finditer(text):
+        a = text.rfind("\n", 0, m.start()) + 1
+        if a in starts:
+            continue
+        b = text.find("\n", m.end())
+        if _KEYWORD_VALUE.search(text, a, len(text) if b < 0 else b):
+            starts.add(a)
+    if not starts:
+        return []
+    return sorted(text.count("\n", 0, a) for a in starts)
+
+
+def _plugins_config() -> dict:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    return {
+        "plugins_used": [
+            {"name": cls.__name__}
+            for cls in get_mapping_from_secret_type_to_class().values()
+            if cls.__name__ not in _DISABLED_PLUGINS
+        ]
+    }
+
+
+def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, list[SecretHit]]:
+    """Scan file texts for credentials.
+
+    Args:
+        items: ``(vault-relative path, full file text)`` pairs.
+
+    Returns:
+        ``{path: [SecretHit, ...]}`` for the files with hits, one hit per
+        line, ordered by line.
+    """
+    todo: list[tuple[str, list[tuple[int, str]]]] = []
+    for path, text in items:
+        rows = _gated_lines(text)
+        if rows:
+            lines = text.split("\n")
+            todo.append((path, [(r + 1, lines[r]) for r in rows if r < len(lines)]))
+    if not todo:
+        return {}
+    from detect_secrets.core.scan import _process_line_based_plugins
+    from detect_secrets.settings import transient_settings
+
+    out: dict[str, list[SecretHit]] = {}
+    with transient_settings(_plugins_config()):
+        for path, lines in todo:
+            by_line: dict[int, list[tuple[str, str]]] = {}
+            for secret in _process_line_based_plugins(lines, filename=path):
+                by_line.setdefault(secret.line_number, []).append((secret.type, secret.secret_value or ""))
+            hits = []
+            for line in sorted(by_line):
+                found = by_line[line]
+                kinds = tuple(dict.fromkeys(k for k, _ in found))
+                # the longest value of the most specific detector: a token regex
+                # may capture only its prefix ("ghp"), the generic ones the whole value
+                specific = [f for f in found if f[0] not in _GENERIC] or found
+                kind = specific[0][0]
+                value = max((v for _, v in found), key=len)
+                digest = hashlib.sha256(value.encode()).hexdigest()[:12]
+                hits.append(SecretHit(line, kind, kinds, mask(value), digest))
+            if hits:
+                out[path] = hits
+    return out
+
+
+def full_scan(path: str, text: str) -> list[tuple[int, str]]:
+    """``(line, type)`` of every hit when detect-secrets scans *every* line
+    of ``text`` (no gate). Slow; used by the tests to prove the gate loses
+    nothing."""
+    from detect_secrets.core.scan import _process_line_based_plugins
+    from detect_secrets.settings import transient_settings
+
+    lines = list(enumerate(text.split("\n"), start=1))
+    with transient_settings(_plugins_config()):
+        return sorted({(s.line_number, s.type) for s in _process_line_based_plugins(lines, filename=path)})

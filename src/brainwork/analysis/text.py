@@ -1,0 +1,145 @@
+"""The text a reader sees in a page body, and its words.
+
+Used by the ``stub`` finding (how much body text a page has) and by the
+duplicate detector (which words two pages share).
+
+What counts as body text (docs/findings.md, "stub"): everything a reader of
+the rendered page reads — paragraphs, headings, list items, table cells, code
+(inline and fenced), link *labels* (for ``[[target|label]]`` the label, for
+``[[target]]`` the target as Obsidian shows it, for ``[label](url)`` the
+label). Not counted: the frontmatter (not part of the body), markup
+characters (``#``, ``*``, fences, ...), link syntax and destinations, embeds
+(``![[...]]``, images), HTML tags and comments, ``%%comments%%`` and link
+reference definitions. Runs of whitespace count as one space.
+
+The exact measure tokenises with markdown-it-py, which is slow (~0.3 MB/s
+with inline parsing on this machine), so :func:`visible_chars` first computes
+a cheap *lower bound* (letters and digits only, after removing everything
+that might be hidden); a page whose lower bound already reaches the threshold
+cannot be a stub and is never tokenised.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+
+from brainwork.vault.links import WIKILINK, mask_non_links, split_inner
+
+_md = MarkdownIt("commonmark", {"html": True})
+
+_OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
+_WS = re.compile(r"\s+")
+# For the lower bound: pieces that may be invisible, removed before counting.
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_TAG_LIKE = re.compile(r"<[^>\n]*>")
+_LINK_DEST = re.compile(r"\]\([^)\n]*\)?")
+_REF_USE = re.compile(r"\]\[[^\]\n]*\]")
+_IMAGE_ALT = re.compile(r"!\[[^\]\n]*\]")
+_REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:.*$", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.MULTILINE)
+_ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|\w+);")
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_HTML_START = re.compile(r"<[A-Za-z!/?]")
+_WORD = re.compile(r"\w+")
+
+
+def _replace_wikilinks(body: str) -> str:
+    """``body`` with each real wikilink (not in code or comments) replaced by
+    what Obsidian displays: the label, else the target; embeds by nothing."""
+    if "[[" not in body:
+        return body
+    masked = mask_non_links(body)
+    parts: list[str] = []
+    pos = 0
+    for m in WIKILINK.finditer(masked):
+        parts.append(body[pos : m.start()])
+        if not m.group(1):  # not an embed
+            target, heading, label = split_inner(body[m.start(2) : m.end(2)])
+            shown = label if label is not None else (target or heading or "")
+            parts.append(shown)
+        pos = m.end()
+    parts.append(body[pos:])
+    return "".join(parts)
+
+
+def _inline_text(token, out: list[str]) -> None:
+    for child in token.children or ():
+        kind = child.type
+        if kind == "image":
+            continue  # its alt text lives inside the image token: not body text
+        if kind in ("text", "code_inline"):
+            out.append(child.content)
+        elif kind in ("softbreak", "hardbreak"):
+            out.append(" ")
+
+
+def visible_text(body: str) -> str:
+    """The body text a reader sees (see the module doc), whitespace collapsed.
+
+    Exact but slow (markdown-it-py tokenises every inline span).
+    """
+    text = _OBSIDIAN_COMMENT.sub(" ", body) if "%%" in body else body
+    text = _replace_wikilinks(text)
+    out: list[str] = []
+    for tok in _md.parse(text):
+        if tok.type == "inline":
+            _inline_text(tok, out)
+            out.append(" ")
+        elif tok.type in ("fence", "code_block"):
+            out.append(tok.content)
+            out.append(" ")
+    return _WS.sub(" ", "".join(out)).strip()
+
+
+def lower_bound_chars(body: str) -> int | None:
+    """A cheap lower bound of ``len(visible_text(body))``, or ``None`` when
+    the body holds HTML (an HTML block hides text the bound would count).
+
+    Counts only letters and digits after removing comments, link
+    destinations, image alt texts, reference definitions, fence lines,
+    entities and tag-like spans, with wikilinks replaced by what they show.
+    """
+    text = body
+    if "%%" in text:
+        text = _OBSIDIAN_COMMENT.sub(" ", text)
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub(" ", text)
+    if "<" in text and _HTML_START.search(text):
+        return None
+    text = _replace_wikilinks(text)
+    if "](" in text:
+        text = _LINK_DEST.sub("]", text)
+    if "][" in text:
+        text = _REF_USE.sub("]", text)
+    if "![" in text:
+        text = _IMAGE_ALT.sub(" ", text)
+    if "]:" in text:
+        text = _REF_DEF.sub(" ", text)
+    if "```" in text or "~~~" in text:
+        text = _FENCE_LINE.sub(" ", text)
+    if "&" in text:
+        text = _ENTITY.sub(" ", text)
+    if "<" in text:
+        text = _TAG_LIKE.sub(" ", text)
+    return len(_NOT_ALNUM.sub("", text))
+
+
+def visible_chars(body: str, at_least: int | None = None) -> int:
+    """Characters of body text (see the module doc).
+
+    With ``at_least``, the answer may be any number ``>= at_least`` once the
+    cheap lower bound shows the page reaches it (callers comparing against a
+    threshold need no more); below it the count is exact.
+    """
+    if at_least is not None:
+        bound = lower_bound_chars(body)
+        if bound is not None and bound >= at_least:
+            return bound
+    return len(visible_text(body))
+
+
+def words(text: str) -> list[str]:
+    """Case-folded words (``\\w+`` runs) of ``text``, in order."""
+    return _WORD.findall(text.casefold())
