@@ -37,7 +37,8 @@ class Thresholds:
       similar pair, 0.64; brainwork.analysis.duplicates).
     - ``retarget_similarity``: an existing page is suggested as the new target
       of a dead link when one of its names is at least this similar to the
-      written target (0..1, rapidfuzz ratio; issue 3 §1 ``dead-link``).
+      written target (0..1, rapidfuzz ratio; at 0.6 "Example" already
+      suggested "Templates" on the Obsidian help vault; issue 3 §1 ``dead-link``).
     - ``thing_title_similarity``: a diary title's suggested thing-title names
       an existing thing page when at least this similar to its title (0..1,
       rapidfuzz token-sort ratio; issue 3 §1 ``diary-title``).
@@ -90,7 +91,7 @@ class Thresholds:
     merge_candidate_similarity: float = 0.93
     oversize_bytes: int = 32 * 1024
     duplicate_name_weight: float = 0.4
-    retarget_similarity: float = 0.6
+    retarget_similarity: float = 0.7
     thing_title_similarity: float = 0.8
     cluster_similarity: float = 0.40
     cluster_task_weight: float = 0.5
