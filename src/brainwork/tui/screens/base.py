@@ -46,7 +46,13 @@ class PaneScreen(Screen[None]):
         return ()
 
     def on_mount(self) -> None:
-        self.app.vault_changed.subscribe(self, self._vault_changed)
+        # Textual calls every class's on_mount in the MRO, and panes that
+        # also call super().on_mount() would subscribe twice: each vault
+        # change then rebuilt the pane twice (the graph pane's 10,000-row list
+        # cost its first paint twice).
+        if not getattr(self, "_vault_subscribed", False):
+            self._vault_subscribed = True
+            self.app.vault_changed.subscribe(self, self._vault_changed)
 
     def _vault_changed(self, _: object) -> None:
         self.on_vault_changed()
