@@ -135,6 +135,7 @@ def _first_paint(config) -> dict:
                 if rows:
                     break
                 await pilot.pause(0.005)
+            await pilot.pause()  # let the populated list render once
             t_paint = time.perf_counter() - t1
             shown_at = time.time()
             await pilot.press("q")
@@ -147,22 +148,21 @@ def _first_paint(config) -> dict:
 
 
 def _listed_rows(app) -> int:
-    """Rows shown by the largest list-like widget on the current screen."""
-    from textual.widgets import DataTable, ListView, OptionList
-
+    """Rows shown by the graph pane's page list (``#page-list``: any widget
+    with ``row_count`` or ``option_count``), else by the largest DataTable,
+    OptionList or ListView on the current screen."""
     best = 0
-    for cls in (DataTable, OptionList, ListView):
-        try:
-            widgets = app.screen.query(cls)
-        except Exception:
-            continue
-        for w in widgets:
-            n = getattr(w, "row_count", None)
-            if n is None:
-                n = getattr(w, "option_count", None)
-            if n is None:
-                n = len(getattr(w, "children", ()))
-            best = max(best, n or 0)
+    try:
+        widgets = list(app.screen.query("#page-list, DataTable, OptionList, ListView"))
+    except Exception:
+        return 0
+    for w in widgets:
+        n = getattr(w, "row_count", None)
+        if n is None:
+            n = getattr(w, "option_count", None)
+        if n is None:
+            n = len(getattr(w, "children", ()))
+        best = max(best, n or 0)
     return best
 
 
