@@ -262,7 +262,8 @@ def _matrix(col) -> np.ndarray:
     if len(col) == 0:
         return np.zeros((0, VECTOR_DIM), dtype=np.float32)
     arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
-    flat = arr.values.to_numpy(zero_copy_only=False) if hasattr(arr, "values") else np.asarray(arr.to_pylist())
+    # flatten() honours a slice's offset (``.values`` would not); nulls are not expected.
+    flat = arr.flatten().to_numpy(zero_copy_only=False)
     return np.asarray(flat, dtype=np.float32).reshape(len(col), VECTOR_DIM)
 
 
