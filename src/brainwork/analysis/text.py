@@ -39,6 +39,7 @@ _REF_USE = re.compile(r"\]\[[^\]\n]*\]")
 _IMAGE_ALT = re.compile(r"!\[[^\]\n]*\]")
 _REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:.*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.MULTILINE)
+_ORDERED_MARKER = re.compile(r"^[ \t>]*\d{1,9}[.)](?=[ \t]|$)", re.MULTILINE)
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|\w+);")
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _HTML_START = re.compile(r"<[A-Za-z!/?]")
@@ -99,7 +100,8 @@ def lower_bound_chars(body: str) -> int | None:
 
     Counts only letters and digits after removing comments, link
     destinations, image alt texts, reference definitions, fence lines,
-    entities and tag-like spans, with wikilinks replaced by what they show.
+    ordered-list numbers, entities and tag-like spans, with wikilinks
+    replaced by what they show.
     """
     text = body
     if "%%" in text:
@@ -119,6 +121,8 @@ def lower_bound_chars(body: str) -> int | None:
         text = _REF_DEF.sub(" ", text)
     if "```" in text or "~~~" in text:
         text = _FENCE_LINE.sub(" ", text)
+    if "." in text or ")" in text:
+        text = _ORDERED_MARKER.sub(" ", text)
     if "&" in text:
         text = _ENTITY.sub(" ", text)
     if "<" in text:
