@@ -40,16 +40,26 @@ REPO = Path(__file__).resolve().parent.parent
 
 @dataclass
 class Timing:
-    """Wall-clock seconds of ``runs`` measured calls; ``median`` is the figure."""
+    """Wall-clock seconds of ``runs`` measured calls; ``median`` is the figure.
+
+    ``cpu`` (when measured) holds the process's CPU seconds (user + system,
+    all threads) per run: on a shared, busy machine the wall clock mostly
+    measures the queue for a core, the CPU time still what the code costs.
+    """
 
     median: float
     min: float
     max: float
     runs: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
     @classmethod
-    def of(cls, runs: list[float]) -> "Timing":
-        return cls(statistics.median(runs), min(runs), max(runs), list(runs))
+    def of(cls, runs: list[float], cpu: list[float] | None = None) -> "Timing":
+        return cls(statistics.median(runs), min(runs), max(runs), list(runs), list(cpu or []))
+
+    @property
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpu) if self.cpu else None
 
 
 def measure(fn: Callable[[], Any], repeat: int = 5, warmup: int = 1, setup: Callable[[], Any] | None = None) -> Timing:
@@ -61,14 +71,16 @@ def measure(fn: Callable[[], Any], repeat: int = 5, warmup: int = 1, setup: Call
         if setup:
             setup()
         fn()
-    runs = []
+    runs, cpu = [], []
     for _ in range(repeat):
         if setup:
             setup()
+        c0 = time.process_time()
         t0 = time.perf_counter()
         fn()
         runs.append(time.perf_counter() - t0)
-    return Timing.of(runs)
+        cpu.append(time.process_time() - c0)
+    return Timing.of(runs, cpu)
 
 
 def peak_rss_mb() -> float:
@@ -133,6 +145,7 @@ class Row:
     lower_is_better: bool = True
     detail: str = ""
     runs: list[float] = field(default_factory=list)
+    cpu: float | None = None  # median CPU seconds, when measured
 
     @property
     def ok(self) -> bool | None:
@@ -172,10 +185,11 @@ class Bench:
     ) -> Row:
         """Add a figure; a :class:`Timing` contributes its median (and runs)."""
         runs: list[float] = []
+        cpu = None
         if isinstance(value, Timing):
-            runs = value.runs
+            runs, cpu = value.runs, value.cpu_median
             value = value.median
-        row = Row(name, float(value), unit, target, lower_is_better, detail, runs)
+        row = Row(name, float(value), unit, target, lower_is_better, detail, runs, cpu)
         self.rows.append(row)
         return row
 
@@ -189,7 +203,8 @@ class Bench:
             spread = ""
             if len(r.runs) > 1:
                 spread = f"{len(r.runs)} runs {_fmt(min(r.runs), r.unit)}..{_fmt(max(r.runs), r.unit)}"
-            detail = "; ".join(x for x in (r.detail, spread) if x)
+            cpu = f"CPU {_fmt(r.cpu, r.unit)}" if r.cpu is not None else ""
+            detail = "; ".join(x for x in (cpu, r.detail, spread) if x)
             body.append((r.name, _fmt(r.value, r.unit), tgt, verdict, detail))
         widths = [max(len(str(x[i])) for x in [head, *body]) for i in range(len(head))]
         lines = ["  ".join(str(c).ljust(w) for c, w in zip(head, widths)).rstrip()]
