@@ -23,9 +23,11 @@ modification times differ between runs):
   deliberate near-duplicate pairs), headings, bullet lists, and occasional
   inline code and fenced code blocks (so the Markdown tokeniser runs on
   about as many pages as in a real vault);
-- corrections, most of them in recurring *clusters*: several corrections of
-  one mistake (the same check skipped before the same kind of work), each
-  phrased differently; rules promoted from some clusters;
+- corrections, most of them (70-85%) in recurring *clusters*: several
+  corrections of one mistake (the same check skipped before the same kind of
+  work; 36 checks x 18 kinds of work), each phrased differently; the others
+  one-offs whose mistake no other correction shares; rules promoted from some
+  clusters;
 - a few deliberate quality problems: near-duplicate pairs, stubs, diary
   titles ("Ticket 4711 of 29.07.2025: ...");
 - optionally (``hub=True``) one hub page ``systems/platform-hub`` with
@@ -225,6 +227,26 @@ CHECKS = (
     ("the owner of the system", "who is on call", "the service owner"),
     ("the lockfile", "the pinned versions", "the dependency tree"),
     ("the customer's contract terms", "the agreed SLA", "the support tier"),
+    ("the file encoding", "whether the file is UTF-8", "the byte-order mark"),
+    ("the retry policy", "how often the client retries", "the backoff settings"),
+    ("the firewall rules", "which ports are open", "the security group"),
+    ("the cron schedule", "when the job really runs", "the timer configuration"),
+    ("the memory limit", "the container's memory cap", "the OOM threshold"),
+    ("the index on the column", "the query plan", "whether the lookup uses an index"),
+    ("the secrets in the diff", "credentials in the commit", "tokens in the patch"),
+    ("the spelling of the product name", "the style guide", "the house terms"),
+    ("the replica lag", "how far behind the replica is", "the replication delay"),
+    ("the cache invalidation", "stale entries in the cache", "the cache keys"),
+    ("the permissions on the bucket", "who can read the bucket", "the bucket policy"),
+    ("the row counts before and after", "the number of rows moved", "the totals on both sides"),
+    ("the rollback plan", "how to undo the change", "the way back"),
+    ("the monitoring dashboard", "the error rate graph", "the alert panel"),
+    ("the licence of the library", "the dependency's licence terms", "whether the licence allows it"),
+    ("the character limit", "the length of the field", "the maximum size of the text"),
+    ("the recipient list", "who the mail goes to", "the distribution list"),
+    ("the date format", "day and month order", "the locale of the dates"),
+    ("the health check", "the readiness probe", "the liveness endpoint"),
+    ("the open pull requests", "what else is about to merge", "conflicting branches"),
 )
 WORKS = (
     ("renewing certificates", "a certificate renewal", "reloading the web server"),
@@ -235,6 +257,16 @@ WORKS = (
     ("re-running the pipeline", "retrying the job", "restarting the build"),
     ("backfilling data", "a bulk import", "loading the archive"),
     ("upgrading the tool", "bumping the version", "an upgrade"),
+    ("rotating the keys", "a credential rotation", "replacing the secrets"),
+    ("scaling the cluster", "adding nodes", "resizing the pool"),
+    ("sending the invoice", "billing the customer", "the monthly invoice run"),
+    ("answering the customer", "replying to support", "the customer reply"),
+    ("changing the DNS records", "a DNS cut-over", "pointing the domain elsewhere"),
+    ("merging the branch", "the merge to main", "landing the pull request"),
+    ("deleting old data", "a cleanup of old rows", "pruning the archive"),
+    ("restoring the backup", "a restore", "bringing the database back"),
+    ("writing the report", "the quarterly summary", "drafting the status update"),
+    ("onboarding the new user", "granting access", "creating the account"),
 )
 WRONG_T = (
     "Skipped {check} before {work}.",
@@ -469,31 +501,47 @@ class _Gen:
         self._add(Plan(self._unique("notes", title), None, title, self._day()))
 
     def _plan_clusters(self) -> None:
-        """Give corrections their text: ~70% in recurring clusters of 3-12
-        differently phrased members, the rest one-offs; rules promoted from
-        some clusters."""
+        """Give corrections their text: most (70-85%) in recurring clusters
+        of 3-12 differently phrased members (one mistake each: a check skipped
+        before a kind of work), the rest one-offs with mistakes of their own;
+        rules promoted from some clusters. Past ~20,000 pages the 648
+        mistakes run out and clusters grow instead."""
         r = self.rng
         corrections = self.by_type["correction"]
         rules = self.by_type["rule"]
         combos = [(c, w) for c in range(len(CHECKS)) for w in range(len(WORKS))]
         r.shuffle(combos)
-        clustered = int(len(corrections) * 0.7)
-        i = 0
+        # One-offs each get a mistake of their own (a third of the mistakes at
+        # most, so clusters keep enough); every other correction is in a
+        # cluster, so the manifest's clusters are exactly the recurring ones.
+        n_single = min(len(corrections) - int(len(corrections) * 0.7), len(combos) // 3)
+        singles = [combos.pop() for _ in range(n_single)]
+        pool = corrections[: len(corrections) - n_single]
         members: list[list[Plan]] = []
-        while i < clustered and combos:
-            size = min(r.randint(3, 12), clustered - i)
-            if size < 3:
-                break
-            combo = combos.pop()
-            group = corrections[i : i + size]
+        combos_of: list[tuple[int, int]] = []
+        i = 0
+        while len(pool) - i >= 3 and combos:
+            left = len(pool) - i
+            size = min(r.randint(3, 12), left)
+            if left - size < 3 and left <= 12:
+                size = left  # no tail too small to be a cluster
+            members.append(list(pool[i : i + size]))
+            combos_of.append(combos.pop())
+            i += size
+        rest = pool[i:]
+        one_offs = corrections[len(pool) :]
+        if members:  # out of mistakes (huge vaults) or a short tail: clusters grow
+            for k, p in enumerate(rest):
+                members[k % len(members)].append(p)
+        else:  # fewer than 3 to cluster
+            one_offs = rest + one_offs
+            singles.extend(combos.pop() for _ in rest)
+        for k, (group, combo) in enumerate(zip(members, combos_of)):
             for p in group:
-                p.cluster = len(self.clusters)
+                p.cluster = k
                 self._fill_correction(p, combo)
             self.clusters.append({"check": CHECKS[combo[0]][0], "work": WORKS[combo[1]][0], "ids": [p.id for p in group]})
-            members.append(group)
-            i += size
-        for p in corrections[i:]:
-            combo = combos.pop() if combos else (r.randrange(len(CHECKS)), r.randrange(len(WORKS)))
+        for p, combo in zip(one_offs, singles, strict=True):
             self._fill_correction(p, combo)
         tasks = self.by_type["task"]
         for p in corrections:
