@@ -36,7 +36,10 @@ Progress = Callable[[int, int, str], None]
 #: Parsed rows are turned into Arrow in slices of this many pages.
 _SLICE = 1000
 
-_LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style")
+# start/end (character offsets in the file) let operations rewrite a link
+# without parsing the file again (brainwork.ops.relink); JSON written before
+# they were added simply lacks them (Link's defaults, -1).
+_LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style", "start", "end")
 
 
 @dataclass
@@ -127,7 +130,16 @@ def sync(config: Config, store: Store, progress: Progress | None = None, force: 
 
     ``force`` re-parses every file (used after a schema change).
     Raises nothing for bad files: they become ``report.parse_errors``.
+
+    Holds the store's writer lock from reading the stored state to the end of
+    the write, so two syncs in one process (a workbench worker and an
+    operation) cannot both insert the same new page.
     """
+    with store.exclusive():
+        return _sync(config, store, progress, force)
+
+
+def _sync(config: Config, store: Store, progress: Progress | None, force: bool) -> SyncReport:
     t0 = time.perf_counter()
     report = SyncReport()
     files = scan_vault(config.vault, config.ignore_folders, config.store)

@@ -198,13 +198,38 @@ def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
+class _Paths:
+    """Path checks for one operation: :func:`brainwork.vault.write.safe_rel_path`
+    semantics plus "no symbolic link leads out of the vault" and "not in the
+    store folder", resolving each folder once (``Path.resolve`` per file
+    costs ~0.1-0.3 ms; a 1,000-file rename touches a few folders)."""
+
+    def __init__(self, config: Config):
+        self.root = config.vault.resolve()
+        self.store = config.store.resolve()
+        self._dirs: dict[str, Path] = {}
+
+    def _inside(self, resolved: Path, rel: str) -> None:
+        if resolved != self.root and self.root not in resolved.parents:
+            raise UnsafePath(f"path leads outside the vault: {rel!r}")
+        if resolved == self.store or self.store in resolved.parents:
+            raise UnsafePath(f"path lies in the store folder, not the vault: {rel!r}")
+
+    def full(self, rel: str) -> Path:
+        rel = safe_rel_path(rel)
+        full = self.root / rel
+        key = str(full.parent)
+        if key not in self._dirs:
+            resolved = full.parent.resolve()
+            self._inside(resolved, rel)
+            self._dirs[key] = resolved
+        if full.is_symlink():
+            self._inside(full.resolve(), rel)
+        return full
+
+
 def _full(config: Config, rel: str) -> Path:
-    full = vault_file(config.vault, rel)
-    store = config.store.resolve()
-    resolved = full.resolve()
-    if resolved == store or store in resolved.parents:
-        raise UnsafePath(f"path lies in the store folder, not the vault: {rel!r}")
-    return full
+    return _Paths(config).full(rel)
 
 
 def _read(full: Path) -> bytes | None:
@@ -244,6 +269,26 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+#: Threads writing an operation's files. Replacing an existing file makes
+#: ext4 flush its data (auto_da_alloc, ~2 ms here); four writers overlap
+#: those waits: 1,000 files in ~0.35 s instead of ~2.5 s.
+WRITERS = 4
+
+
+def _write_all(config: Config, changes: list[FileChange], hook: "_CrashHook") -> None:
+    """Write every change; serially under the crash-test hook (so "after N
+    files" is exact), else with :data:`WRITERS` threads."""
+    if hook.limit is not None or len(changes) < 8:
+        for c in changes:
+            _write_file(config, c)
+            hook.wrote()
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(WRITERS) as pool:
+        list(pool.map(lambda c: _write_file(config, c), changes))
+
+
 def _write_file(config: Config, change: FileChange) -> None:
     """Write or delete one file, atomically for readers but without fsync:
     :func:`_durable` makes all of an operation's files durable at once
@@ -264,7 +309,7 @@ def _durable() -> None:
     os.sync()
 
 
-def _normalise(config: Config, changes: Iterable[FileChange]) -> list[FileChange]:
+def _normalise(paths: _Paths, changes: Iterable[FileChange]) -> list[FileChange]:
     out: list[FileChange] = []
     seen: set[str] = set()
     for c in changes:
@@ -272,18 +317,18 @@ def _normalise(config: Config, changes: Iterable[FileChange]) -> list[FileChange
         if rel.casefold() in seen:
             raise UserError(f"the operation changes {rel!r} twice")
         seen.add(rel.casefold())
-        _full(config, rel)
+        paths.full(rel)
         if c.before == c.after:
             continue
         out.append(FileChange(rel, c.before, c.after))
     return out
 
 
-def _first_mismatch(config: Config, changes: list[FileChange]) -> str | None:
+def _first_mismatch(paths: _Paths, changes: list[FileChange]) -> str | None:
     """``"<path> was changed"`` for the first file whose bytes are not its
     ``before``, else None."""
     for c in changes:
-        have = _read(_full(config, c.path))
+        have = _read(paths.full(c.path))
         if have != c.before:
             if c.before is None:
                 return f"{c.path} now exists"
@@ -317,9 +362,12 @@ def _clear_journal(config: Config) -> None:
 
 
 def _sync(config: Config, store: Store, paths: list[str]) -> None:
-    from brainwork.index.sync import sync
+    """Step 6: the graph follows the files. Only the written files are
+    re-read (:func:`brainwork.index.incremental.sync_paths`; the operation
+    re-indexed the whole vault before planning)."""
+    from brainwork.index.incremental import sync_paths
 
-    sync(config, store)
+    sync_paths(config, store, paths)
 
 
 def _finish(config: Config, store: Store, journal: dict, changes: list[FileChange]) -> Operation | None:
@@ -380,15 +428,30 @@ def _op_from_row(row: dict, changes: list[FileChange] | None) -> Operation:
 
 def _run(config: Config, store: Store, journal: dict, changes: list[FileChange]) -> Operation | None:
     _write_journal(config, {**journal, "changes": _changes_json(changes)})
-    hook = _CrashHook()
-    for c in changes:
-        _write_file(config, c)
-        hook.wrote()
+    try:
+        _write_all(config, changes, _CrashHook())
+    except OSError as exc:
+        _undo_partial(config, changes)
+        raise UserError(f"could not write the vault ({exc}); the operation was rolled back") from None
     _durable()
     op = _finish(config, store, journal, changes)
     _clear_journal(config)
     _sync(config, store, [c.path for c in changes])
     return op
+
+
+def _undo_partial(config: Config, changes: list[FileChange]) -> None:
+    """After a failed write: put back the files already written, then drop
+    the journal. If that fails too, the journal stays for :func:`recover`."""
+    paths = _Paths(config)
+    try:
+        for c in changes:
+            if _read(paths.full(c.path)) == c.after:
+                _write_file(config, c.reverse())
+        _durable()
+    except OSError:
+        return
+    _clear_journal(config)
 
 
 # -- public API ----------------------------------------------------------------
@@ -415,10 +478,11 @@ def apply(
     actions = [dict(a) for a in store_actions]
     with _lock:
         recover(config, store)
-        changes = _normalise(config, changes)
+        paths = _Paths(config)
+        changes = _normalise(paths, changes)
         if not changes and not actions:
             raise UserError(f"{kind}: nothing to change")
-        problem = _first_mismatch(config, changes)
+        problem = _first_mismatch(paths, changes)
         if problem:
             raise UserError(f"{kind}: {problem} since the operation was planned; nothing was written (run it again)")
         for a in actions:
@@ -466,7 +530,7 @@ def _step(config: Config, store: Store, action: str) -> Operation:
         if action == "undo":
             changes = [c.reverse() for c in reversed(changes)]
         label = f"{row['kind']} #{row['id']} ({row['summary']})"
-        problem = _first_mismatch(config, changes)
+        problem = _first_mismatch(_Paths(config), changes)
         if problem:
             since = "it was applied" if action == "undo" else "it was undone"
             raise UserError(
@@ -541,8 +605,9 @@ def recover(config: Config, store: Store) -> str | None:
             _clear_journal(config)
             return f"discarded an unreadable operation journal ({exc}); no file had been changed"
         state = []
+        paths = _Paths(config)
         for c in changes:
-            have = _read(_full(config, c.path))
+            have = _read(paths.full(c.path))
             state.append("after" if have == c.after else "before" if have == c.before else "foreign")
         what = f"{journal['action']} of {journal['kind']} ({journal['summary']})"
         foreign = [c.path for c, s in zip(changes, state) if s == "foreign"]

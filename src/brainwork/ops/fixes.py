@@ -19,7 +19,7 @@ from brainwork.errors import UserError
 from brainwork.model import Link
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
-from brainwork.ops.relink import BAD_TARGET_CHARS, VaultLinks, _encode_md, _yaml_escape, _yaml_quote_at, choose_target, plan_relink, target_span
+from brainwork.ops.relink import BAD_TARGET_CHARS, VaultLinks, _encode_md, _yaml_escape, _yaml_quote_at, choose_target, plan_relink, target_span, watch_for
 from brainwork.ops.rename import file_name_for
 from brainwork.store import Store
 from brainwork.store import graph
@@ -229,7 +229,8 @@ def create_page(
         lines.append(f"type: {render_scalar(type_)}")
     text = ("\n".join(lines) + "\n---\n" if len(lines) > 1 else "") + f"# {title}\n"
     after = vl.resolver(add_pages={new_id: [title]})
-    relink = plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={})
+    relink = plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={},
+                         watch=watch_for([new_id], [title]))
     revived = [r for r in relink.revived if r.after == new_id]
     return changeset.apply(
         config, store, "create-page", f"create {rel} for [[{target}]] ({len(revived)} dead link(s) revived)",

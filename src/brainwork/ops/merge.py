@@ -34,7 +34,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
-from brainwork.ops.relink import LinkEdit, LinkNote, VaultLinks, plan_relink
+from brainwork.ops.relink import LinkEdit, LinkNote, RelinkPlan, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import (
@@ -248,6 +248,7 @@ def plan_merge(
     relink = plan_relink(
         config, vl, before, after, redirect={sid: tid}, moved={sid: tid},
         titles={sid: (s_title, t_title)}, keep_name=False, force_files=(sid, tid),
+        watch=watch_for([sid, tid], [s_title, *(srow["aliases"] or []), *t_names]),
     )
     s_path, t_path = srow["path"], trow["path"]
     s_data, s_text, _ = relink.texts[s_path]
@@ -317,17 +318,17 @@ def plan_merge(
     merged += nl + section.replace("\n", nl)
 
     # Check: the merged page's links all reach pages the two pages reached.
-    reached = set(relink.expect.get(s_path, [])) | set(relink.expect.get(t_path, []))
+    reached = set(relink.expect[s_path]) | set(relink.expect[t_path])
     check = parse_text(t_path, (t_bom + merged).encode("utf-8"), 0, config.thresholds.max_file_bytes)
     for link in check.links:
         got = after.resolve(link.target, tid).page
         if got not in reached and got != tid:
             raise UserError(f"merged page: {link.raw!r} would resolve to {got or 'nothing'}; nothing was written")
-    from brainwork.ops.relink import verify
-
-    others = [rel for rel in relink.expect if rel not in (s_path, t_path)]
-    sub = type(relink)(
-        texts={r: relink.texts[r] for r in others}, expect={r: relink.expect[r] for r in others}
+    others = [rel for rel in relink.texts if rel not in (s_path, t_path)]
+    sub = RelinkPlan(
+        texts={r: relink.texts[r] for r in others},
+        expect={r: relink.expect[r] for r in others if r in relink.expect},
+        checks=[c for c in relink.checks if c.path in others],
     )
     verify(config, sub, after, {})
 

@@ -21,23 +21,21 @@ operation refuse with :class:`~brainwork.errors.UserError`.
 
 from __future__ import annotations
 
-import json
+import hashlib
 import posixpath
 import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
 from brainwork.errors import UserError
+from brainwork.index.sync import _links_from_json  # the indexer's stored link JSON
 from brainwork.model import Link
 from brainwork.store import Store
 from brainwork.store import graph
-from brainwork.vault.links import MDLINK
+from brainwork.vault.links import MDLINK, WIKILINK, split_inner
 from brainwork.vault.parse import BOM, page_id, parse_text
 from brainwork.vault.resolve import Resolver, norm
 
-#: Order of the fields in the indexer's stored link JSON
-#: (brainwork.index.sync._LINK_KEYS).
-_LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style")
 #: Characters a wikilink target cannot hold (they end or split the link).
 BAD_TARGET_CHARS = re.compile(r"[\[\]|#^\x00-\x1f\x7f]")
 _MD_SAFE = "/-._~!$&'*+,;=:@"
@@ -93,8 +91,7 @@ class VaultLinks:
     def links(self, pid: str) -> list[Link]:
         got = self._links.get(pid)
         if got is None:
-            text = self.state[pid].get("links")
-            got = [Link(**dict(zip(_LINK_KEYS, item))) for item in json.loads(text)] if text else []
+            got = _links_from_json(self.state[pid].get("links"))
             self._links[pid] = got
         return got
 
@@ -331,6 +328,22 @@ def choose_target(
 
 
 # -- planning over the vault --------------------------------------------------------
+@dataclass(frozen=True)
+class _Check:
+    """One rewritten link to verify: its file, new text, the page it must
+    reach (from ``source``, the file's page id afterwards), and the heading
+    and label it must keep."""
+
+    path: str
+    line: int
+    new: str
+    style: str
+    source: str
+    want: str
+    heading: str | None
+    label: str | None
+
+
 @dataclass
 class RelinkPlan:
     """Result of :func:`plan_relink`.
@@ -338,13 +351,39 @@ class RelinkPlan:
     ``texts``: old path -> (before bytes, new text without BOM, BOM or "");
     ``edits``: every rewritten link; ``revived``: dead links that will
     resolve to a renamed/merged page; ``expect``: old path -> the page each
-    of its links must resolve to afterwards (for :func:`verify`).
+    of its links must resolve to afterwards, for files that :func:`verify`
+    parses whole (frontmatter edits, forced files); ``checks``: every
+    rewritten link, verified on its own.
     """
 
     texts: dict[str, tuple[bytes, str, str]] = field(default_factory=dict)
     edits: list[LinkEdit] = field(default_factory=list)
     revived: list[LinkNote] = field(default_factory=list)
     expect: dict[str, list[str | None]] = field(default_factory=dict)
+    checks: list[_Check] = field(default_factory=list)
+
+
+def _watch_keys(link: Link) -> tuple[str, str]:
+    """(normalised last path segment without .md, normalised whole target):
+    the only keys a resolver consults for this link (see :func:`watch_for`)."""
+    raw = norm(link.target.strip().replace("\\", "/"))
+    base = raw.rsplit("/", 1)[-1]
+    if base.endswith(".md"):
+        base = base[:-3]
+    return base, raw
+
+
+def watch_for(ids, names) -> set[str]:
+    """Keys under which a link's resolution can change when pages ``ids``
+    appear, vanish or move and the names ``names`` (titles, aliases) are
+    added or removed: the normalised file names of ``ids`` and the
+    normalised ``names``. A link whose last path segment and whole target
+    match none of them resolves the same before and after (path, suffix and
+    file-name lookups all key on the last segment; the name lookup on the
+    whole target)."""
+    out = {norm(i.rsplit("/", 1)[-1]) for i in ids if i}
+    out |= {norm(n.strip()) for n in names if n}
+    return out
 
 
 def plan_relink(
@@ -358,6 +397,7 @@ def plan_relink(
     titles: dict[str, tuple[str | None, str | None]],
     keep_name: bool = True,
     force_files: tuple[str, ...] = (),
+    watch: set[str] | None = None,
 ) -> RelinkPlan:
     """Plan link rewrites for pages renamed or merged away.
 
@@ -366,45 +406,42 @@ def plan_relink(
       are re-resolved from the new folder);
     - ``titles``: page id before -> (old title, new title) for name forms;
     - ``force_files``: page ids whose file text is wanted in ``texts`` even
-      without link changes (the page being renamed).
+      without link changes (the page being renamed);
+    - ``watch``: :func:`watch_for` keys; only links matching them (and the
+      links of moved files) are resolved twice. ``None`` checks every link.
 
     Raises:
         UserError: another link would change target, a file changed since it
             was indexed, or a link cannot be expressed to reach its page.
     """
     plan = RelinkPlan()
-    needs: dict[str, list[str | None]] = {}
+    touched: set[str] = set(force_files)
     conflicts: list[LinkNote] = []
     for pid in vl.page_ids():
         links = vl.links(pid)
         if not links:
             continue
         src_after = moved.get(pid, pid)
-        want_all: list[str | None] = []
-        touch = pid in force_files
+        is_moved = pid in moved
         for link in links:
+            if watch is not None and not is_moved:
+                base, whole = _watch_keys(link)
+                if base not in watch and whole not in watch:
+                    continue
             r0 = before.resolve(link.target, pid).page
-            want = redirect.get(r0, r0)
-            want_all.append(want)
             if r0 in redirect:
-                touch = True
+                touched.add(pid)
                 continue
             r1 = after.resolve(link.target, src_after).page
-            if r1 == want:
+            if r1 == r0:
                 continue
             if r0 is None:  # a dead link comes alive (the new name fits it)
                 plan.revived.append(LinkNote(vl.state[pid]["path"], link.line, link.target, None, r1))
-                want_all[-1] = r1
                 continue
-            if pid in moved:
-                touch = True
+            if is_moved:
+                touched.add(pid)
                 continue
             conflicts.append(LinkNote(vl.state[pid]["path"], link.line, link.target, r0, r1))
-        if touch:
-            needs[pid] = want_all
-    for pid in force_files:
-        if pid not in needs:
-            needs[pid] = [None] * len(vl.links(pid))
     if conflicts:
         shown = "; ".join(
             f"{c.path}:{c.line} [[{c.target}]] -> {c.after or 'nothing'} (was {c.before or 'dead'})" for c in conflicts[:5]
@@ -412,7 +449,9 @@ def plan_relink(
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
         raise UserError(f"refusing: {len(conflicts)} other link(s) would change target: {shown}{more}")
 
-    for pid, wants in needs.items():
+    from brainwork.vault.edit import replace_spans
+
+    for pid in sorted(touched):
         row = vl.state[pid]
         rel = row["path"]
         try:
@@ -425,20 +464,30 @@ def plan_relink(
             raise UserError(f"{rel}: not UTF-8; cannot rewrite its links") from None
         bom = BOM if raw.startswith(BOM) else ""
         text = raw[len(bom):]
-        parsed = parse_text(rel, data, 0, config.thresholds.max_file_bytes)
-        if [l.target for l in parsed.links] != [l.target for l in vl.links(pid)]:
-            raise UserError(f"{rel} changed since it was indexed; run the operation again")
+        stored = vl.links(pid)
+        if hashlib.sha256(data).hexdigest() == row["hash"] and all(l.start >= 0 for l in stored):
+            links = stored  # the index holds this very file's link offsets
+        else:
+            links = parse_text(rel, data, 0, config.thresholds.max_file_bytes).links
+            if [l.target for l in links] != [l.target for l in stored]:
+                raise UserError(f"{rel} changed since it was indexed; run the operation again")
         src_after = moved.get(pid, pid)
+        wants: list[str | None] = []
         spans = []
-        for link, want in zip(parsed.links, wants):
+        full_check = pid in force_files
+        for link in links:
+            r0 = before.resolve(link.target, pid).page
+            want = redirect.get(r0, r0)
+            if want is None:  # dead before: dead or revived after
+                want = after.resolve(link.target, src_after).page
+            wants.append(want)
             if want is None:
                 continue
-            r0 = before.resolve(link.target, pid).page
             if r0 not in redirect and not (pid in moved and after.resolve(link.target, src_after).page != want):
                 continue
             ts = target_span(text, link)
             if ts is None:
-                raise UserError(f"{rel}:{link.line}: cannot locate the target of {link.raw!r}")
+                raise UserError(f"{rel}:{link.line}: cannot locate the target of {text[link.start:link.end]!r}")
             old_title, new_title = titles.get(r0, (None, None))
             if r0 not in titles:
                 old_title = vl.state[r0]["title"] if r0 in vl.state else None
@@ -451,47 +500,85 @@ def plan_relink(
                 raise UserError(f"{rel}:{link.line}: no link text reaches {want!r} from {src_after!r}")
             written = ts.text
             if ts.markdown:
-                decoded = unquote(written)
-                if new == decoded.strip():
+                if new == unquote(written).strip():
                     continue
                 replacement = _encode_md(new, written, ts.angle)
             else:
                 if new == written:
                     continue
-                replacement = _yaml_escape(new, _yaml_quote_at(text, ts.start)) if link.where == "frontmatter" else new
-            spans.append((ts.start, ts.end, replacement, link))
+                replacement = new
+                if link.where == "frontmatter":
+                    replacement = _yaml_escape(new, _yaml_quote_at(text, ts.start))
+                    full_check = True
+            spans.append((ts.start, ts.end, replacement, link, want))
         new_text = text
         if spans:
-            from brainwork.vault.edit import replace_spans
-
-            new_text = replace_spans(text, [(a, b, r) for a, b, r, _ in spans])
+            new_text = replace_spans(text, [(a, b, r) for a, b, r, _, _ in spans])
             shift = 0
-            for a, b, r, link in sorted(spans, key=lambda s: s[0]):
+            for a, b, r, link, want in sorted(spans, key=lambda s: s[0]):
                 start = link.start + shift
                 delta = len(r) - (b - a)
                 new_raw = new_text[start : link.end + shift + delta]
                 plan.edits.append(LinkEdit(rel, link.line, link.where, text[link.start : link.end], new_raw))
+                plan.checks.append(_Check(rel, link.line, new_raw, link.style, src_after, want, link.heading, link.label))
                 shift += delta
         plan.texts[rel] = (data, new_text, bom)
-        plan.expect[rel] = wants
+        if full_check:
+            plan.expect[rel] = wants
     return plan
 
 
+def _check_link(check: _Check, after: Resolver) -> str | None:
+    """None if the rewritten link text is one link that keeps its heading
+    and label and reaches its page, else what is wrong."""
+    if check.style == "markdown":
+        m = MDLINK.fullmatch(check.new.lstrip("!"))
+        if not m:
+            return "is no longer one Markdown link"
+        dest = m.group(3)
+        if dest.startswith("<") and dest.endswith(">"):
+            dest = dest[1:-1]
+        path = dest.split("#", 1)[0]
+        target = unquote(path).strip()
+    else:
+        m = WIKILINK.fullmatch(check.new)
+        if not m:
+            return "is no longer one wikilink"
+        target, heading, label = split_inner(m.group(2))
+        if heading != check.heading or label != check.label:
+            return "would lose its heading or label"
+    got = after.resolve(target, check.source).page
+    if got != check.want:
+        return f"would resolve to {got or 'nothing'} instead of {check.want}"
+    return None
+
+
 def verify(config, plan: RelinkPlan, after: Resolver, new_paths: dict[str, str], texts: dict[str, str] | None = None) -> None:
-    """Parse every planned text again and check each link reaches the page
-    it should (``plan.expect``). ``new_paths``: old path -> path after (for
-    moved files); ``texts``: old path -> final text when the caller edited
+    """Check the planned rewrites: every rewritten link on its own (one
+    link, same heading and label, reaches its page), and files in
+    ``plan.expect`` (frontmatter edits, forced files) parsed whole with every
+    link reaching the page it should. ``new_paths``: old path -> path after
+    (moved files); ``texts``: old path -> final text when the caller edited
     it further (e.g. a title line).
 
     Raises:
-        UserError: a link would resolve elsewhere (names file and line).
+        UserError: a link would break or resolve elsewhere (names file and
+            line); nothing has been written.
     """
+    for check in plan.checks:
+        problem = _check_link(check, after)
+        if problem:
+            raise UserError(f"{check.path}:{check.line}: {check.new!r} {problem}; nothing was written")
     for rel, wants in plan.expect.items():
         data, text, bom = plan.texts[rel]
         final = (texts or {}).get(rel, text)
         path = new_paths.get(rel, rel)
         pid = page_id(path)
         parsed = parse_text(path, (bom + final).encode("utf-8"), 0, config.thresholds.max_file_bytes)
+        had = {e.message for e in parse_text(rel, data, 0, config.thresholds.max_file_bytes).errors}
+        if any(e.message not in had for e in parsed.errors):
+            new_errors = [e.message for e in parsed.errors if e.message not in had]
+            raise UserError(f"{rel}: the edit would break the file ({new_errors[0]}); nothing was written")
         if len(parsed.links) != len(wants):
             raise UserError(f"{rel}: rewriting would change the number of links ({len(wants)} -> {len(parsed.links)}); nothing was written")
         for link, want in zip(parsed.links, wants):

@@ -26,7 +26,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
-from brainwork.ops.relink import BAD_TARGET_CHARS, LinkEdit, LinkNote, VaultLinks, plan_relink, verify
+from brainwork.ops.relink import BAD_TARGET_CHARS, LinkEdit, LinkNote, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import EditError, add_to_list_field, frontmatter_fields, set_field
@@ -202,6 +202,7 @@ def plan_rename(
         config, vl, before, after,
         redirect={pid: new_id}, moved={pid: new_id} if moved else {},
         titles={pid: (old_title, title)}, force_files=(pid,),
+        watch=watch_for([pid, new_id], [old_title, title, *aliases, *new_aliases]),
     )
     data, page_text, bom = plan.texts[old_path]
     # Title: only the title line; added when the title the page would have

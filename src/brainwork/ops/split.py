@@ -28,7 +28,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
-from brainwork.ops.relink import VaultLinks, plan_relink
+from brainwork.ops.relink import VaultLinks, plan_relink, watch_for
 from brainwork.ops.rename import file_name_for
 from brainwork.store import Store
 from brainwork.store import graph
@@ -158,7 +158,8 @@ def plan_split(config: Config, store: Store, page: str, *, refresh: bool = True)
     # Nothing else may change target because of the new names.
     new_ids = {page_id(s.path): [s.title] for s in sections}
     after = vl.resolver(add_pages=new_ids)
-    plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={})
+    plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={},
+                watch=watch_for(list(new_ids), [s.title for s in sections]))
     before_targets = [vl.resolver().resolve(l.target, pid).page for l in parsed.links]
     for s in sections:
         sp = parse_text(s.path, s.text.encode("utf-8"))

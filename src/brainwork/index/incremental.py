@@ -1,0 +1,234 @@
+"""Sync a *known* list of changed files into the store (after an operation
+wrote them), without scanning the vault or rewriting every edge.
+
+:func:`brainwork.index.sync.sync` is the general path: scan, detect changes,
+re-resolve every link, rewrite every edge. An operation knows exactly which
+files it wrote, so :func:`sync_paths` only
+
+1. reads and parses those files (a missing one is removed);
+2. works out whose links can resolve differently: the changed files
+   themselves, plus any other file with a link whose last path segment or
+   whole target matches a file name, title or alias that appeared or
+   disappeared (the only keys :class:`~brainwork.vault.resolve.Resolver`
+   consults); those links are resolved before and after to be sure;
+3. writes pages, the affected files' edges and dead-link targets in one
+   transaction (:func:`brainwork.store.delta.apply_delta`).
+
+The result is the same store a full sync would produce (checked by
+tests/index/test_incremental.py against a full re-index). Files outside the
+index (hidden, in ``[ignore]`` folders, in the store) are skipped like the
+full sync skips them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import unicodedata
+from dataclasses import asdict
+from typing import Iterable
+
+from brainwork.config import Config
+from brainwork.index.sync import SyncReport, _attachment_row, _links_from_json, _page_row
+from brainwork.model import Link, ParseError
+from brainwork.store import Store
+from brainwork.store import delta, graph
+from brainwork.vault.parse import oversize_page, page_id, parse_text
+from brainwork.vault.resolve import Resolver, norm
+from brainwork.vocabulary import EDGES_BY_NAME
+
+
+def _skipped_prefixes(config: Config) -> tuple[str, ...]:
+    """Vault-relative folders the full sync does not index: ``[ignore]``
+    folders and the store when it lies inside the vault."""
+    out = [f.strip("/") + "/" for f in config.ignore_folders]
+    try:
+        out.append(config.store.resolve().relative_to(config.vault.resolve()).as_posix() + "/")
+    except ValueError:
+        pass
+    return tuple(out)
+
+
+def _indexed(rel: str, skipped: tuple[str, ...]) -> bool:
+    if any(p.startswith(".") for p in rel.split("/")):
+        return False
+    return not (rel + "/").startswith(skipped) if skipped else True
+
+
+def _keys(link: Link) -> tuple[str, str]:
+    raw = norm(link.target.strip().replace("\\", "/"))
+    base = raw.rsplit("/", 1)[-1]
+    return (base[:-3] if base.endswith(".md") else base), raw
+
+
+def sync_paths(config: Config, store: Store, paths: Iterable[str]) -> SyncReport:
+    """Bring the store in line with the vault for the files ``paths``
+    (vault-relative, POSIX), assuming every other file is unchanged since
+    the last sync. Returns a :class:`~brainwork.index.sync.SyncReport`
+    (``pages``/``edges`` counts for the whole store).
+
+    Raises nothing for bad files (they become parse errors).
+    """
+    t0 = time.perf_counter()
+    report = SyncReport()
+    state = graph.index_state(store)
+    max_bytes = config.thresholds.max_file_bytes
+    parsed = {}
+    rows_updated: list[dict] = []
+    rows_added: list[dict] = []
+    touched: list[tuple[str, int]] = []
+    removed: list[str] = []
+    error_paths: set[str] = set()
+    new_errors: list[dict] = []
+    skipped = _skipped_prefixes(config)
+    for rel in dict.fromkeys(paths):
+        if not _indexed(rel, skipped):
+            continue
+        is_md = rel.lower().endswith(".md")
+        pid = page_id(rel) if is_md else unicodedata.normalize("NFC", rel)
+        full = config.vault / rel
+        old = state.get(pid)
+        try:
+            st = os.lstat(full)
+        except FileNotFoundError:
+            st = None
+        if st is None or not os.path.isfile(full) or os.path.islink(full):
+            if old is not None and old["path"] == rel:
+                removed.append(pid)
+                report.removed.append(pid)
+                error_paths.add(rel)
+            continue
+        if not is_md:
+            row = _attachment_row(rel, st.st_size, st.st_mtime_ns)
+            (rows_updated if old else rows_added).append(row)
+            (report.changed if old else report.added).append(pid)
+            continue
+        read_error = None
+        try:
+            if st.st_size > max_bytes:
+                page = oversize_page(rel, full, st.st_size, st.st_mtime_ns, max_bytes)
+            else:
+                data = full.read_bytes()
+                if old and old["path"] == rel and old["kind"] == "page" and old["hash"] == hashlib.sha256(data).hexdigest():
+                    touched.append((pid, st.st_mtime_ns))
+                    continue
+                page = parse_text(rel, data, st.st_mtime_ns, max_bytes)
+        except OSError as exc:
+            page = parse_text(rel, b"", st.st_mtime_ns, max_bytes)
+            read_error = ParseError(rel, 0, f"cannot read: {exc.strerror or exc}")
+        if read_error:
+            page.errors.append(read_error)
+        parsed[pid] = page
+        error_paths.add(rel)
+        new_errors.extend(asdict(e) for e in page.errors)
+        if old is not None and old["path"] != rel:  # same id, other spelling on disk
+            removed.append(pid)
+            rows_added.append(_page_row(page))
+            report.added.append(pid)
+        elif old is not None:
+            rows_updated.append(_page_row(page))
+            report.changed.append(pid)
+        else:
+            rows_added.append(_page_row(page))
+            report.added.append(pid)
+
+    # Old and new resolvers (same construction as the full sync).
+    def names_of(pid: str, row: dict) -> list[str]:
+        return [row["title"], *(row["aliases"] or [])]
+
+    old_pages = [p for p, r in state.items() if r["kind"] == "page"]
+    old_att = [p for p, r in state.items() if r["kind"] != "page"]
+    old_names = {p: names_of(p, state[p]) for p in old_pages}
+    new_state_kind = {p: r["kind"] for p, r in state.items()}
+    for pid in removed:
+        new_state_kind.pop(pid, None)
+    new_names = dict(old_names)
+    for pid in removed:
+        new_names.pop(pid, None)
+    for row in rows_added + rows_updated:
+        new_state_kind[row["id"]] = row["kind"]
+        if row["kind"] == "page":
+            new_names[row["id"]] = [row["title"], *(row["aliases"] or [])]
+        else:
+            new_names.pop(row["id"], None)
+    before = Resolver(old_pages, old_att, old_names)
+    after = Resolver(
+        [p for p, k in new_state_kind.items() if k == "page"],
+        [p for p, k in new_state_kind.items() if k != "page"],
+        new_names,
+    )
+
+    # Which other files' links can resolve differently?
+    structural = {p for p in removed} | {r["id"] for r in rows_added}
+    watch: set[str] = {norm(p.rsplit("/", 1)[-1]) for p in structural}
+    for pid in set(parsed) | set(removed):
+        if old_names.get(pid) != new_names.get(pid):
+            watch |= {norm(n.strip()) for n in old_names.get(pid, []) + new_names.get(pid, []) if n}
+    files: set[str] = set(parsed) | set(removed)
+    # A page deleted and re-added under the same id loses the edges other
+    # files hold to it: those files are rewritten too.
+    recreated = set(removed) & {r["id"] for r in rows_added}
+    if watch:
+        for pid in old_pages:
+            if pid in files or pid not in new_names:
+                continue
+            for link in _links_from_json(state[pid]["links"]):
+                base, whole = _keys(link)
+                if base in watch or whole in watch:
+                    r0 = before.resolve(link.target, pid)
+                    if r0 != after.resolve(link.target, pid) or r0.page in recreated:
+                        files.add(pid)
+                        break
+
+    # Edges of the affected files, as the full sync makes them.
+    edges: dict[str, list[dict]] = {e.table: [] for e in EDGES_BY_NAME.values()}
+    dead_targets: set[str] = set()
+    for pid in sorted(files):
+        if pid in parsed:
+            links = parsed[pid].links
+        elif pid in state and pid not in removed and state[pid]["kind"] == "page":
+            links = _links_from_json(state[pid]["links"])
+        else:
+            continue
+        for link in links:
+            res = after.resolve(link.target, pid)
+            row = {
+                "file": pid, "line": link.line, "place": link.where, "target": link.target,
+                "label": link.label, "heading": link.heading, "embed": link.embed,
+                "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
+            }
+            if res.page is None:
+                key = norm(link.target.strip())
+                if key.endswith(".md"):
+                    key = key[:-3]
+                dead_targets.add(key)
+                row["from"], row["to"] = pid, key
+            else:
+                if res.page == pid:
+                    continue
+                a, b = (res.page, pid) if link.reverse else (pid, res.page)
+                row["from"], row["to"] = a, b
+            edges[EDGES_BY_NAME[link.edge].table].append(row)
+    new_missing = sorted(dead_targets - delta.missing_ids(store)) if dead_targets else []
+
+    delta.apply_delta(
+        store,
+        removed=removed,
+        updated=rows_updated,
+        added=rows_added,
+        touched=touched,
+        files=sorted(files),
+        edges=edges,
+        new_missing=new_missing,
+        clear_error_paths=sorted(error_paths),
+        errors=new_errors,
+    )
+    report.wrote = bool(removed or rows_updated or rows_added or touched)
+    counts = graph.edge_counts(store)
+    report.edges, report.dead_links, report.ambiguous_links = counts["edges"], counts["dead_links"], counts["ambiguous_links"]
+    kinds = dict(store.execute("MATCH (p:Page) RETURN p.kind, count(*)"))
+    report.pages, report.attachments = kinds.get("page", 0), kinds.get("attachment", 0)
+    report.parse_errors = [ParseError(**r) for r in graph.parse_errors(store)]
+    report.seconds = time.perf_counter() - t0
+    return report

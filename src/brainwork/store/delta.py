@@ -1,0 +1,92 @@
+"""Write a *partial* sync: a known set of changed files (what an operation
+wrote), instead of :func:`brainwork.store.graph.apply_sync`'s rewrite of
+every edge. Used by :mod:`brainwork.index.incremental`.
+
+Changed pages keep their node (columns ``SET``), so edges other files hold
+to them survive; only the edges written in the affected files are deleted
+and re-created; dead-link targets (``Missing``) are added as needed and
+dropped when nothing points at them any more. Everything happens in one
+transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brainwork.store.db import Store
+from brainwork.store.graph import _schemas, _table, page_table
+from brainwork.store.schema import EDGE_TABLES, PAGE_COLUMNS
+
+_SET = ", ".join(f"p.{name} = r.{name}" for name, _ in PAGE_COLUMNS if name != "id")
+
+
+def missing_ids(store: Store) -> set[str]:
+    """Every dead-link target currently stored."""
+    return {r[0] for r in store.execute("MATCH (m:Missing) RETURN m.id")}
+
+
+def apply_delta(
+    store: Store,
+    *,
+    removed: list[str],
+    updated: list[dict[str, Any]],
+    added: list[dict[str, Any]],
+    touched: list[tuple[str, int]],
+    files: list[str],
+    edges: dict[str, list[dict]],
+    new_missing: list[str],
+    clear_error_paths: list[str],
+    errors: list[dict],
+) -> None:
+    """One partial sync, all or nothing.
+
+    - ``removed``: page ids to delete (with their edges);
+    - ``updated``: full page rows (dicts keyed by :data:`PAGE_COLUMNS`) of
+      pages whose node stays and whose columns are all replaced;
+    - ``added``: full rows of new pages;
+    - ``touched``: ``(id, mtime_ns)`` of pages whose bytes did not change;
+    - ``files``: page ids whose written links (edge property ``file``) are
+      replaced by ``edges`` (per REL table, rows as
+      :func:`brainwork.store.graph.apply_sync` takes them);
+    - ``new_missing``: dead-link targets to create (not yet stored);
+    - parse errors of ``clear_error_paths`` are replaced by ``errors``.
+    """
+    import pyarrow as pa
+
+    _, edge_schema = _schemas()
+    with store.write():
+        if files:
+            # Kùzu 0.11.3: on a multi-pair REL table (Page->Page, Page->Missing)
+            # a filtered DELETE through unlabelled endpoints skips or picks the
+            # wrong rows for bulk-loaded edges; one statement per pair is exact.
+            for table in EDGE_TABLES:
+                for node in ("Page", "Missing"):
+                    store.execute(
+                        f"MATCH (:Page)-[r:{table}]->(:{node}) WHERE r.file IN $files DELETE r", {"files": files}
+                    )
+        if removed:
+            store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": removed})
+        if updated:
+            store.execute(f"UNWIND $rows AS r MATCH (p:Page {{id: r.id}}) SET {_SET}", {"rows": updated})
+        if added:
+            store.copy("Page", page_table(added))
+        if touched:
+            store.execute(
+                "UNWIND $rows AS r MATCH (p:Page {id: r.id}) SET p.mtime_ns = r.m",
+                {"rows": [{"id": i, "m": m} for i, m in touched]},
+            )
+        if clear_error_paths:
+            store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
+        if errors:
+            store.execute(
+                "UNWIND $rows AS r CREATE (:ParseError {path: r.path, line: r.line, message: r.message})",
+                {"rows": errors},
+            )
+        if new_missing:
+            store.copy("Missing", pa.table({"id": pa.array(sorted(new_missing), pa.string())}))
+        for table, rows in edges.items():
+            live = [r for r in rows if not r["dead"]]
+            dead = [r for r in rows if r["dead"]]
+            store.copy(table, _table(live, edge_schema), ("Page", "Page"))
+            store.copy(table, _table(dead, edge_schema), ("Page", "Missing"))
+        store.execute("MATCH (m:Missing) WHERE NOT EXISTS { MATCH ()-[]->(m) } DELETE m")
