@@ -32,14 +32,17 @@ _md = MarkdownIt("commonmark", {"html": True})
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _WS = re.compile(r"\s+")
 # For the lower bound: pieces that may be invisible, removed before counting.
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _TAG_LIKE = re.compile(r"<[^>\n]*>")
 _LINK_DEST = re.compile(r"\]\([^)\n]*\)?")
 _REF_USE = re.compile(r"\]\[[^\]\n]*\]")
 _IMAGE_ALT = re.compile(r"!\[[^\]\n]*\]")
-_REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:.*$", re.MULTILINE)
+# anywhere on a line: inside list items and quotes a definition follows the markers;
+# removing more than needed only lowers the bound
+_REF_DEF = re.compile(r"\[[^\]\n]+\]:.*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.MULTILINE)
-_ORDERED_MARKER = re.compile(r"^[ \t>]*\d{1,9}[.)](?=[ \t]|$)", re.MULTILINE)
+# list numbers may follow other markers ("- 1."); removing every "12." that ends a
+# word only lowers the bound
+_ORDERED_MARKER = re.compile(r"\d{1,9}[.)](?=\s|$)")
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|\w+);")
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _HTML_START = re.compile(r"<[A-Za-z!/?]")
@@ -96,9 +99,10 @@ def visible_text(body: str) -> str:
 
 def lower_bound_chars(body: str) -> int | None:
     """A cheap lower bound of ``len(visible_text(body))``, or ``None`` when
-    the body holds HTML (an HTML block hides text the bound would count).
+    the body holds HTML or an HTML comment (an HTML block hides text the
+    bound would count).
 
-    Counts only letters and digits after removing comments, link
+    Counts only letters and digits after removing %%comments%%, link
     destinations, image alt texts, reference definitions, fence lines,
     ordered-list numbers, entities and tag-like spans, with wikilinks
     replaced by what they show.
@@ -106,10 +110,8 @@ def lower_bound_chars(body: str) -> int | None:
     text = body
     if "%%" in text:
         text = _OBSIDIAN_COMMENT.sub(" ", text)
-    if "<!--" in text:
-        text = _HTML_COMMENT.sub(" ", text)
     if "<" in text and _HTML_START.search(text):
-        return None
+        return None  # HTML or a comment may open an HTML block hiding whole lines
     text = _replace_wikilinks(text)
     if "](" in text:
         text = _LINK_DEST.sub("]", text)
