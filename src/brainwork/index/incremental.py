@@ -68,8 +68,16 @@ def sync_paths(config: Config, store: Store, paths: Iterable[str]) -> SyncReport
     the last sync. Returns a :class:`~brainwork.index.sync.SyncReport`
     (``pages``/``edges`` counts for the whole store).
 
+    Holds the store's writer lock from reading the stored state to the end
+    of the write (as :func:`brainwork.index.sync.sync` does).
+
     Raises nothing for bad files (they become parse errors).
     """
+    with store.exclusive():
+        return _sync_paths(config, store, paths)
+
+
+def _sync_paths(config: Config, store: Store, paths: Iterable[str]) -> SyncReport:
     t0 = time.perf_counter()
     report = SyncReport()
     state = graph.index_state(store)
