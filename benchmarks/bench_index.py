@@ -190,7 +190,9 @@ def _keystrokes(search) -> list[tuple[float, float]]:
     return times
 
 
-def run(pages: int, runs: int, seed: int, vault: Path | None, workdir: Path, paint: bool | None) -> Bench:
+def run(pages: int, runs: int, seed: int, vault: Path | None, workdir: Path, paint: bool | None, cli: bool = True) -> Bench:
+    """Measure everything; ``paint`` False skips the workbench (None: measure
+    it when ``brainwork.tui.app`` imports), ``cli`` False the command-line row."""
     bench = Bench("index", {"pages": pages, "runs": runs, "seed": seed})
     if vault is None:
         vault = workdir / f"vault-{pages}"
@@ -218,8 +220,9 @@ def run(pages: int, runs: int, seed: int, vault: Path | None, workdir: Path, pai
     med = sorted(resync, key=lambda r: r["seconds"])[len(resync) // 2]
     bench.add("re-index, unchanged vault", t, TARGETS["resync"],
               detail=f"open {med['open']:.2f} + sync {med['sync']:.2f} + close {med['close']:.2f} s")
-    cli = Timing.of([_cli_wall(vault, store) for _ in range(max(1, runs // 2))])
-    bench.add("`brainwork index`, unchanged (process wall)", cli, detail="includes interpreter start and imports")
+    if cli:
+        bench.add("`brainwork index`, unchanged (process wall)", Timing.of([_cli_wall(vault, store) for _ in range(max(1, runs // 2))]),
+                  detail="includes interpreter start and imports")
 
     # Memory, each in its own process.
     session = run_child("benchmarks.bench_index", "--child", "session", str(vault), str(store), *(["--extra", hub] if hub else []))

@@ -70,7 +70,7 @@ def test_harness_table_and_verdicts():
 
 
 def test_bench_index_runs_on_a_tiny_vault(tmp_path, capsys):
-    bench = bench_index.run(pages=60, runs=1, seed=0, vault=None, workdir=tmp_path, paint=False)
+    bench = bench_index.run(pages=60, runs=1, seed=0, vault=None, workdir=tmp_path, paint=False, cli=False)
     names = [r.name for r in bench.rows]
     assert any(n.startswith("full index") for n in names)
     assert any(n.startswith("neighbourhood, 2 hops") for n in names)
