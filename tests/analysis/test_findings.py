@@ -296,3 +296,33 @@ def test_codes_filter_summary_and_unknown_code(make_vault, run_check, with_store
     f = everything[0]
     assert set(f.to_json()) == {"code", "path", "line", "message", "target", "score", "other"}
     assert f.to_text() == f"{f.path}:{f.line}: {f.code} {f.message}"
+
+
+# -- duplicates with cached embeddings (the real bundled model) ---------------------------------
+def test_duplicate_uses_cached_embeddings_when_present(make_vault, with_store):
+    import os
+
+    from brainwork.learn.embed import embed_pages, get_embedder
+
+    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+        pytest.skip("BRAINWORK_EMBEDDER=lexical forces the fallback embedder")
+    body = (
+        "Logical backup tool for PostgreSQL. Before a migration take a table-level safety copy with "
+        "pg_dump in the custom format and check it with pg_restore --list."
+    )
+    vault = make_vault(
+        {
+            "tools/pg-dump.md": page("pg_dump", type_="tool", body=body),
+            "tools/pgdump.md": page("pg_dump (Postgres backup)", type_="tool", body=body + " It takes a while."),
+        }
+    )
+    with with_store(vault) as (config, store):
+        plain = by_code(check(config, store, ["duplicate"]), "duplicate")
+        assert [f.evidence["semantic"] for f in plain] == [None]
+        assert not get_embedder(config).lexical
+        embed_pages(config, store)
+        (f,) = by_code(check(config, store, ["duplicate"]), "duplicate")
+    sem = f.evidence["semantic"]
+    assert sem is not None and 0.8 < sem <= 1.0
+    assert f.score == pytest.approx((f.evidence["lexical"] + sem) / 2, abs=1e-3)
+    assert f"meaning {sem:.2f}" in f.message
