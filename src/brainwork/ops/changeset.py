@@ -278,15 +278,21 @@ WRITERS = 4
 def _write_all(config: Config, changes: list[FileChange], hook: "_CrashHook") -> None:
     """Write every change; serially under the crash-test hook (so "after N
     files" is exact), else with :data:`WRITERS` threads."""
-    if hook.limit is not None or len(changes) < 8:
-        for c in changes:
+    # Deletions first, in order: on a case-insensitive file system a rename
+    # that only changes case deletes and creates "the same" file.
+    deletions = [c for c in changes if c.after is None]
+    writes = [c for c in changes if c.after is not None]
+    if hook.limit is not None or len(writes) < 8:
+        for c in deletions + writes:
             _write_file(config, c)
             hook.wrote()
         return
+    for c in deletions:
+        _write_file(config, c)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(WRITERS) as pool:
-        list(pool.map(lambda c: _write_file(config, c), changes))
+        list(pool.map(lambda c: _write_file(config, c), writes))
 
 
 def _write_file(config: Config, change: FileChange) -> None:
@@ -314,9 +320,9 @@ def _normalise(paths: _Paths, changes: Iterable[FileChange]) -> list[FileChange]
     seen: set[str] = set()
     for c in changes:
         rel = safe_rel_path(c.path)
-        if rel.casefold() in seen:
+        if rel in seen:
             raise UserError(f"the operation changes {rel!r} twice")
-        seen.add(rel.casefold())
+        seen.add(rel)
         paths.full(rel)
         if c.before == c.after:
             continue
