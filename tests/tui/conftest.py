@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from brainwork.config import Config, load_config
 
@@ -53,7 +54,10 @@ async def _settle(pilot, rounds: int = 50) -> None:
     app = pilot.app
     quiet = 0
     for _ in range(rounds):
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:
+            pass  # an exclusive worker gave way to a newer one: normal
         await pilot.pause()
         if any(not w.is_finished for w in app.workers):
             quiet = 0

@@ -10,13 +10,21 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from brainwork.tui.app import BrainworkApp
+from brainwork.tui.panes import PANES_BY_ID, Pane
+from brainwork.tui.screens.placeholder import PlaceholderScreen
 from brainwork.tui.widgets.neighbour_tree import NeighbourTree
 
 SIZE = (120, 40)
+DEMO = Pane(
+    "2", "demo", "Demo",
+    lambda: PlaceholderScreen("demo", "Demo — coming", "A pane that another issue builds; it says what will come."),
+)
 
 
-def _run(snap_compare, config, settle, *keys: str, then=None) -> bool:
-    app = BrainworkApp(config)
+def _run(snap_compare, config, settle, *keys: str, then=None, panes=None) -> bool:
+    # The graph pane plus a placeholder: snapshots of pane 1 must not change
+    # whenever another pane is added to the registry.
+    app = BrainworkApp(config, panes=panes or (PANES_BY_ID["graph"], DEMO))
 
     async def run_before(pilot) -> None:
         await settle(pilot)
@@ -85,5 +93,5 @@ def test_help_screen(snap_compare, snapshot_config, settle) -> None:
 
 
 def test_placeholder_pane(snap_compare, snapshot_config, settle) -> None:
-    """``2``: the Findings pane says what will come."""
+    """``2``: a placeholder pane says what will come."""
     assert _run(snap_compare, snapshot_config, settle, "2")

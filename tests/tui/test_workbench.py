@@ -6,7 +6,6 @@ from brainwork.store import graph
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.screens.graph import GraphScreen, filter_pages, start_page
-from brainwork.tui.screens.placeholder import PlaceholderScreen
 from brainwork.tui.widgets.neighbour_tree import NeighbourTree
 from brainwork.tui.widgets.page_list import PageList
 from brainwork.tui.widgets.page_preview import PagePreview
@@ -54,7 +53,7 @@ async def test_start_up_indexes_and_shows_counts_list_and_newest_task(sample_con
         assert f"{counts['pages']} pages · {edges} edges · {counts['dead_links']} dead links" in status
         assert plain(screen.query_one("#status-vault")) == "vault: sample_vault"
         assert not screen.query_one("#status-progress").display  # indexing done
-        assert screen.query_one(PageList).option_count == len(pages)
+        assert screen.query_one(PageList).row_count == len(pages)
         assert screen.current == start_page(pages)
         assert screen.query_one(NeighbourTree).centre_id == screen.current
         assert app.focused is screen.query_one(PageList)
@@ -152,7 +151,6 @@ async def test_palette_switches_pane(sample_config, settle) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert isinstance(app.screen, PlaceholderScreen)
         assert app.screen.pane_id == "rules"
 
 
@@ -165,10 +163,10 @@ async def test_list_filters_by_type_and_text(sample_config, settle) -> None:
         await pilot.press("f")
         assert screen.type_filter == "task"  # first type of the vocabulary present
         tasks = [p for p in app.pages if p["type"] == "task"]
-        assert plist.option_count == len(tasks)
+        assert plist.row_count == len(tasks)
         await pilot.press("slash", *"cert")
         assert screen.text_filter == "cert"
-        assert plist.option_count == len(filter_pages(app.pages, "task", "cert")) > 0
+        assert plist.row_count == len(filter_pages(app.pages, "task", "cert")) > 0
         await pilot.press("enter")  # back to the list
         assert app.focused is plist
         await pilot.press("enter")  # open the highlighted page
@@ -177,7 +175,7 @@ async def test_list_filters_by_type_and_text(sample_config, settle) -> None:
         await pilot.press("F")  # back to all types
         await pilot.press("escape")  # clear the text (focus is on the tree now)
         assert screen.type_filter is None and screen.text_filter == ""
-        assert plist.option_count == len(app.pages)
+        assert plist.row_count == len(app.pages)
 
 
 async def test_digits_switch_panes_and_help_lists_bindings(sample_config, settle) -> None:
@@ -185,8 +183,7 @@ async def test_digits_switch_panes_and_help_lists_bindings(sample_config, settle
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("2")
-        assert isinstance(app.screen, PlaceholderScreen)
-        assert "Findings" in plain(app.screen.query_one("#placeholder-heading"))
+        assert app.screen.pane_id == "findings"
         await pilot.press("1")
         assert isinstance(app.screen, GraphScreen)
         await pilot.press("question_mark")
@@ -198,3 +195,21 @@ async def test_digits_switch_panes_and_help_lists_bindings(sample_config, settle
         await pilot.press("escape")
         assert isinstance(app.screen, GraphScreen)
         assert app.check_action("undo", ()) is None  # greyed until the undo log exists
+
+
+async def test_a_pane_is_one_registry_line(sample_config, settle) -> None:
+    """A registry with an extra pane: its digit, tab and palette entry appear."""
+    from brainwork.tui.panes import PANES, Pane
+    from brainwork.tui.screens.placeholder import PlaceholderScreen
+    from brainwork.tui.widgets.pane_tabs import PaneTab
+
+    extra = Pane("9", "demo", "Demo", lambda: PlaceholderScreen("demo", "Demo — coming", "A pane to come."))
+    app = BrainworkApp(sample_config, panes=(*PANES, extra))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "9 Demo" in [str(t.render()) for t in app.screen.query(PaneTab)]
+        await pilot.press("9")
+        assert isinstance(app.screen, PlaceholderScreen) and app.screen.pane_id == "demo"
+        assert "Demo — coming" in plain(app.screen.query_one("#placeholder-heading"))
+        await pilot.press("1")
+        assert isinstance(app.screen, GraphScreen)

@@ -8,9 +8,10 @@ palette commands in :mod:`brainwork.tui.commands`, themes in
 :mod:`brainwork.tui.themes`.
 
 Start-up: themes are registered, the first pane is shown, then a worker
-opens the store; once open, the page list is read (fast first paint on an
-indexed vault) while another worker syncs the vault with progress in the
-status bar. The UI answers keys throughout.
+opens the store; once open, the stored page list is read and shown (fast
+first paint on an indexed vault), then another worker syncs the vault with
+progress in the status bar and the list is re-read if anything changed.
+The UI answers keys throughout.
 
 Worker failures — of the app's workers and of every pane's (see
 :class:`~brainwork.tui.screens.base.PaneScreen`) — are reported in one
@@ -79,11 +80,7 @@ class BrainworkApp(App[None]):
         Binding("u", "undo", "Undo", tooltip="Undo the last operation"),
         Binding("U", "redo", "Redo", show=False, tooltip="Redo the last undone operation"),
         Binding("ctrl+r", "reindex", "Re-index", tooltip="Sync the vault into the store now"),
-        *(
-            Binding(p.key, f"switch_pane('{p.id}')", f"Show pane {p.title}", show=False)
-            for p in PANES
-        ),
-    ]
+    ]  # plus one digit per pane, bound in __init__ from the registry
 
     #: Counts as :func:`brainwork.store.graph.counts` returns (None until read).
     counts: reactive[dict | None] = reactive(None, init=False)
@@ -97,6 +94,8 @@ class BrainworkApp(App[None]):
         self.config = config
         self.panes = panes
         self.index_on_start = index_on_start
+        #: True once the vault has been synced in this session (or syncing is off).
+        self.indexed = not index_on_start
         self.store = StoreHandle(config)
         #: Every page (list_pages dicts), None until first read.
         self.pages: list[dict] | None = None
@@ -111,6 +110,7 @@ class BrainworkApp(App[None]):
         self._progress_at = 0.0
         for pane in panes:
             self.add_mode(pane.id, partial(self._make_pane, pane))
+            self.bind(pane.key, f"switch_pane('{pane.id}')", description=f"Show pane {pane.title}", show=False)
         self._theme_problems = self._register_themes()
 
     # -- panes ----------------------------------------------------------------
@@ -192,8 +192,6 @@ class BrainworkApp(App[None]):
         self.store_error = ""
         self.load_vault()
         operations.read_undo_state_later(self)
-        if self.index_on_start:
-            self.action_reindex(quiet=True)
 
     # -- indexing ---------------------------------------------------------------
     def action_reindex(self, quiet: bool = False) -> None:
@@ -231,6 +229,7 @@ class BrainworkApp(App[None]):
 
     def on_index_finished(self, message: IndexFinished) -> None:
         self.background = None
+        self.indexed = True
         report = message.report
         if report.wrote or self.pages is None:
             self.load_vault()
@@ -269,10 +268,16 @@ class BrainworkApp(App[None]):
             self.post_message(message)
 
     def on_vault_loaded(self, message: VaultLoaded) -> None:
+        first = self.pages is None
         self.pages = message.pages
         self.page_search = getattr(message, "search", None) or PageSearch(message.pages)
         self.counts = message.counts
         self.vault_changed.publish(None)
+        if first and self.index_on_start:
+            # Sync only now that the stored pages are in the list: indexing
+            # competes for the interpreter lock, so starting it with the
+            # store's opening would delay the first paint of an indexed vault.
+            self.action_reindex(quiet=True)
 
     def action_parse_errors(self) -> None:
         self._read_parse_errors()

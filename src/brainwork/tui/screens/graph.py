@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static, Tree
+from textual.widgets import Input, Static, Tree
 from textual.worker import get_current_worker
 
 from brainwork.store import graph
@@ -120,12 +120,11 @@ class GraphScreen(PaneScreen):
     # -- vault data -----------------------------------------------------------
     def on_vault_changed(self) -> None:
         pages = self.app.pages or []
-        self.query_one(PageList).forget_prompts()
         self._refresh_list()
         if not pages:
             self.show_message(
                 "The vault has no pages yet: add Markdown files and press ctrl+r."
-                if self.app.counts is not None
+                if self.app.indexed
                 else "Indexing the vault…"
             )
             return
@@ -209,15 +208,13 @@ class GraphScreen(PaneScreen):
             self.query_one("#page-filter", Input).display = False
         self.query_one(PageList).focus()
 
-    @on(OptionList.OptionHighlighted, "#page-list")
-    def _list_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id:
-            self.load_preview(event.option.id)
+    @on(PageList.Highlighted, "#page-list")
+    def _list_highlighted(self, event: PageList.Highlighted) -> None:
+        self.load_preview(event.page_id)
 
-    @on(OptionList.OptionSelected, "#page-list")
-    def _list_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
-            self.open_page(event.option.id)
+    @on(PageList.Selected, "#page-list")
+    def _list_selected(self, event: PageList.Selected) -> None:
+        self.open_page(event.page_id)
 
     # -- navigation -----------------------------------------------------------
     def open_page(self, page_id: str) -> None:
