@@ -220,10 +220,26 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str]) -> SyncRepor
             edges[EDGES_BY_NAME[link.edge].table].append(row)
     new_missing = sorted(dead_targets - delta.missing_ids(store)) if dead_targets else []
 
+    # Only the columns that changed are set (see delta.apply_delta).
+    stored = delta.stored_columns(store, [r["id"] for r in rows_updated])
+    groups: dict[tuple[str, ...], list[dict]] = {}
+    for row in rows_updated:
+        old, have = state[row["id"]], stored.get(row["id"])
+        if have is None or old["kind"] != row["kind"]:
+            cols = delta.ALL_COLUMNS
+        else:
+            cols = tuple(
+                c for c in delta.ALL_COLUMNS
+                if (c == "body" and old["hash"] != row["hash"])
+                or (c in old and c != "body" and old[c] != row[c])
+                or (c in have and c not in old and have[c] != row[c])
+            )
+        groups.setdefault(cols, []).append(row)
+
     delta.apply_delta(
         store,
         removed=removed,
-        updated=rows_updated,
+        updated=groups,
         added=rows_added,
         touched=touched,
         files=sorted(files),

@@ -17,7 +17,11 @@ from brainwork.store.db import Store
 from brainwork.store.graph import _schemas, _table, page_table
 from brainwork.store.schema import EDGE_TABLES, PAGE_COLUMNS
 
-_SET = ", ".join(f"p.{name} = r.{name}" for name, _ in PAGE_COLUMNS if name != "id")
+ALL_COLUMNS = tuple(name for name, _ in PAGE_COLUMNS if name != "id")
+
+#: Columns compared before an update (the body is not read back: it is set
+#: whenever the file's hash changed).
+COMPARED = ("type", "status", "created", "updated", "tags", "fields", "body_line")
 
 
 def missing_ids(store: Store) -> set[str]:
@@ -25,11 +29,19 @@ def missing_ids(store: Store) -> set[str]:
     return {r[0] for r in store.execute("MATCH (m:Missing) RETURN m.id")}
 
 
+def stored_columns(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """``{id: {column: value}}`` of the :data:`COMPARED` columns of pages ``ids``."""
+    if not ids:
+        return {}
+    cols = ", ".join(f"p.{c} AS {c}" for c in COMPARED)
+    return {r["id"]: r for r in store.rows(f"MATCH (p:Page) WHERE p.id IN $ids RETURN p.id AS id, {cols}", {"ids": ids})}
+
+
 def apply_delta(
     store: Store,
     *,
     removed: list[str],
-    updated: list[dict[str, Any]],
+    updated: dict[tuple[str, ...], list[dict[str, Any]]],
     added: list[dict[str, Any]],
     touched: list[tuple[str, int]],
     files: list[str],
@@ -41,8 +53,9 @@ def apply_delta(
     """One partial sync, all or nothing.
 
     - ``removed``: page ids to delete (with their edges);
-    - ``updated``: full page rows (dicts keyed by :data:`PAGE_COLUMNS`) of
-      pages whose node stays and whose columns are all replaced;
+    - ``updated``: ``{columns: rows}``: page rows whose node stays, grouped
+      by the columns that changed (setting 5 columns instead of all 16
+      halves the cost of a 1,000-page update);
     - ``added``: full rows of new pages;
     - ``touched``: ``(id, mtime_ns)`` of pages whose bytes did not change;
     - ``files``: page ids whose written links (edge property ``file``) are
@@ -66,8 +79,12 @@ def apply_delta(
                     )
         if removed:
             store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": removed})
-        if updated:
-            store.execute(f"UNWIND $rows AS r MATCH (p:Page {{id: r.id}}) SET {_SET}", {"rows": updated})
+        for columns, rows in updated.items():
+            if not columns or not rows:
+                continue
+            sets = ", ".join(f"p.{c} = r.{c}" for c in columns)
+            slim = [{"id": r["id"], **{c: r[c] for c in columns}} for r in rows]
+            store.execute(f"UNWIND $rows AS r MATCH (p:Page {{id: r.id}}) SET {sets}", {"rows": slim})
         if added:
             store.copy("Page", page_table(added))
         if touched:
