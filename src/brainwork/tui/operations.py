@@ -78,7 +78,8 @@ class OperationFinished(Message):
     ``RenameResult``, ``MergeResult`` ...); ``message`` the notification text
     on success; ``undo_state`` what undo/redo offer now; ``done`` an
     optional callback run on the UI thread after a success (e.g. to move a
-    list's cursor)."""
+    list's cursor); ``reload`` re-reads pages and counts afterwards (False
+    for work that only reads, such as planning a merge)."""
 
     def __init__(
         self,
@@ -88,6 +89,7 @@ class OperationFinished(Message):
         error: str = "",
         undo_state: UndoState | None = None,
         done: Callable[[Any], None] | None = None,
+        reload: bool = True,
     ):
         super().__init__()
         self.label = label
@@ -96,6 +98,7 @@ class OperationFinished(Message):
         self.error = error
         self.undo_state = undo_state
         self.done = done
+        self.reload = reload
 
 
 class UndoStateRead(Message):
@@ -139,13 +142,15 @@ def run_operation(
     *,
     message: Callable[[Any], str] = describe,
     done: Callable[[Any], None] | None = None,
+    reload: bool = True,
 ) -> Worker | None:
     """Run ``fn(config, store)`` as a vault operation (see the module doc).
 
     ``label`` is shown in the status bar while it runs (``"renaming…"`` is
     made from ``"rename"``) and titles the notification; ``message`` makes
     the notification text from the result; ``done`` runs on the UI thread
-    with the result after a success. Returns the worker, or None (with a
+    with the result after a success; ``reload`` (default) re-reads pages
+    and counts afterwards, so panes refresh. Returns the worker, or None (with a
     notification) when another operation is still running or the store is
     not open.
     """
@@ -171,7 +176,9 @@ def run_operation(
         except BaseException:
             app.post_message(OperationFinished(label, error=""))  # clears the progress; the app reports the bug
             raise
-        app.post_message(OperationFinished(label, result, message(result), undo_state=state, done=done))
+        app.post_message(
+            OperationFinished(label, result, message(result), undo_state=state, done=done, reload=reload)
+        )
 
     return app.run_worker(work, name=label, group=GROUP, thread=True, exit_on_error=False)
 
@@ -209,7 +216,8 @@ def operation_finished(app: "BrainworkApp", message: OperationFinished) -> None:
         return
     if message.message:
         app.notify(message.message, title=title, timeout=8)
-    app.load_vault()
+    if message.reload:
+        app.load_vault()
     if message.done is not None:
         message.done(message.result)
 

@@ -29,6 +29,7 @@ from typing import Callable
 
 from textual.screen import Screen
 
+from brainwork.tui.screens.findings import FindingsScreen
 from brainwork.tui.screens.graph import GraphScreen
 from brainwork.tui.screens.placeholder import PlaceholderScreen
 from brainwork.tui.screens.undo_log import UndoLogScreen
@@ -51,12 +52,7 @@ def _coming(pane_id: str, title: str, what: str) -> Callable[[], Screen]:
 
 PANES: tuple[Pane, ...] = (
     Pane("1", "graph", "Graph", GraphScreen),
-    Pane("2", "findings", "Findings", _coming(
-        "findings", "Findings",
-        "The quality bar: orphans, dead links, untyped pages, stubs, diary titles, duplicates, "
-        "oversize pages, secrets and ambiguous links, grouped by code, with one key per fix "
-        "(rename, retarget, create, set type, merge, dismiss).",
-    )),
+    Pane("2", "findings", "Findings", FindingsScreen),
     Pane("3", "undo", "Undo log", UndoLogScreen),
     Pane("4", "inbox", "Inbox", _coming(
         "inbox", "Correction inbox",

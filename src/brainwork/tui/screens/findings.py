@@ -1,0 +1,862 @@
+"""The findings pane: the quality bar, grouped by code, one key per fix.
+
+Left: every finding of :func:`brainwork.analysis.findings.check`, grouped by
+code (a header with the count; ``enter`` on a header folds the group),
+filterable with ``/``. Right: the highlighted finding's message and
+evidence (scores, thresholds, suggestions, the other page) with the fixes
+it offers, and a preview of its page (``o`` shows the other page of a pair).
+
+Fixes (each greyed unless the highlighted finding offers it, see
+:func:`fixes_for`):
+
+==========  =========================================================  =====================
+key         fix                                                        findings
+==========  =========================================================  =====================
+``r``       rename the page, the suggested title pre-filled            any page (diary-title
+                                                                       suggests one)
+``l``       retarget the link to a suggested (or any) page             dead-link, ambiguous-link
+``c``       create the missing page (pick its type)                    dead-link
+``x``       remove the dead link (its label stays as text)             dead-link
+``s``       set the page's type (from the vault's vocabulary)          untyped
+``m``       merge the pair (confirmation modal; cannot be undone)      duplicate
+``S``       split the page at its ``## `` headings                     oversize
+``e``       open the page in ``$VISUAL``/``$EDITOR``, then re-index    any page
+``d``       dismiss the finding (with an optional reason)              any
+==========  =========================================================  =====================
+
+Every fix but the merge is one step in the undo log (``u`` undoes it). Fixes
+run through :func:`brainwork.tui.operations.run_operation` (a thread worker
+holding the store); afterwards the app re-reads the vault, which re-runs the
+check here (group ``findings``, exclusive) and keeps the cursor on the same
+finding, or on the next one when the fix made it go away.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any, Iterable
+
+from textual import on, work
+from textual.app import SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option, OptionDoesNotExist
+from textual.worker import get_current_worker
+
+from brainwork.store import graph
+from brainwork.tui.messages import PageLoaded
+from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
+from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
+from brainwork.tui.operations import run_operation
+from brainwork.tui.screens.base import PaneScreen
+from brainwork.tui.widgets.page_preview import PagePreview
+
+#: Groups are listed in this order (most harmful first); unknown codes follow
+#: alphabetically.
+CODE_ORDER = (
+    "secret", "parse-error", "dead-link", "ambiguous-link", "duplicate", "untyped", "diary-title",
+    "orphan", "stub", "oversize",
+)
+
+#: What each code means, for the group header's tooltip-like second part.
+CODE_TITLES = {
+    "secret": "credentials in pages",
+    "parse-error": "files that could not be read completely",
+    "dead-link": "links to no page",
+    "ambiguous-link": "links that fit several pages",
+    "duplicate": "suspected duplicate pairs",
+    "untyped": "no type, or one outside the vocabulary",
+    "diary-title": "titles naming an event, not a thing",
+    "orphan": "pages nothing links to or from",
+    "stub": "pages with almost no text",
+    "oversize": "pages too big to use",
+}
+
+#: Fix actions and the key shown for each in the evidence panel.
+FIX_KEYS = {
+    "rename": ("r", "rename"),
+    "retarget": ("l", "retarget link"),
+    "create": ("c", "create page"),
+    "unlink": ("x", "remove link"),
+    "set_type": ("s", "set type"),
+    "merge": ("m", "merge pair"),
+    "split": ("S", "split"),
+    "edit": ("e", "edit"),
+    "dismiss": ("d", "dismiss"),
+}
+
+#: Editors known to accept ``+LINE`` before the file name.
+LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak", "hx", "helix", "joe", "ne"}
+
+
+# -- reading findings (tolerant of the exact evidence keys) -------------------------
+def _get(finding: Any, name: str, default: Any = None) -> Any:
+    return getattr(finding, name, default)
+
+
+def evidence_of(finding: Any) -> dict:
+    ev = _get(finding, "evidence") or {}
+    return ev if isinstance(ev, dict) else {}
+
+
+def suggestions_of(finding: Any) -> list[tuple[str, float | None]]:
+    """Suggested pages of a finding as ``[(page id, score or None)]``:
+    the evidence's ``suggestions`` (dead links: closest pages) or
+    ``candidates`` (ambiguous links: every page the name fits); items may be
+    ids, ``(id, score)`` pairs or dicts with ``id``/``page`` and ``score``."""
+    ev = evidence_of(finding)
+    raw = None
+    for key in ("suggestions", "retargets", "candidates", "suggested", "pages", "matches"):
+        if isinstance(ev.get(key), (list, tuple)):
+            raw = ev[key]
+            break
+    out: list[tuple[str, float | None]] = []
+    for item in raw or ():
+        if isinstance(item, str):
+            out.append((item, None))
+        elif isinstance(item, dict):
+            pid = item.get("id") or item.get("page") or item.get("target")
+            if isinstance(pid, str):
+                score = item.get("score", item.get("similarity"))
+                out.append((pid, float(score) if isinstance(score, (int, float)) else None))
+        elif isinstance(item, (list, tuple)) and item and isinstance(item[0], str):
+            score = item[1] if len(item) > 1 and isinstance(item[1], (int, float)) else None
+            out.append((item[0], float(score) if score is not None else None))
+    return out
+
+
+def suggested_title(finding: Any) -> str | None:
+    """The thing-title a ``diary-title`` finding suggests (its ``target``,
+    else the evidence's ``suggestion``), if any."""
+    if _get(finding, "code") == "diary-title" and isinstance(_get(finding, "target"), str) and _get(finding, "target").strip():
+        return _get(finding, "target").strip()
+    ev = evidence_of(finding)
+    for key in ("suggestion", "suggested_title", "suggested", "title_suggestion", "thing_title"):
+        value = ev.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def fixes_for(finding: Any | None) -> list[str]:
+    """The fix actions (keys of :data:`FIX_KEYS`) ``finding`` offers."""
+    if finding is None:
+        return []
+    code = _get(finding, "code")
+    page = _get(finding, "page")
+    out = []
+    if page:
+        out.append("rename")
+    if code in ("dead-link", "ambiguous-link") and _get(finding, "target"):
+        out.append("retarget")
+    if code == "dead-link" and _get(finding, "target"):
+        out += ["create", "unlink"]
+    if code == "untyped" and page:
+        out.append("set_type")
+    if code == "duplicate" and page and _get(finding, "other"):
+        out.append("merge")
+    if code == "oversize" and page:
+        out.append("split")
+    if _get(finding, "path"):
+        out.append("edit")
+    if _get(finding, "key"):
+        out.append("dismiss")
+    return out
+
+
+def group_findings(findings: list[Any]) -> list[tuple[str, list[int]]]:
+    """``[(code, [indexes into findings])]`` in :data:`CODE_ORDER`, each
+    group in the checker's order."""
+    groups: dict[str, list[int]] = {}
+    for i, f in enumerate(findings):
+        groups.setdefault(_get(f, "code") or "?", []).append(i)
+    order = {c: i for i, c in enumerate(CODE_ORDER)}
+    return sorted(groups.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+
+
+def location(finding: Any) -> str:
+    where = _get(finding, "page") or _get(finding, "path") or "?"
+    line = _get(finding, "line")
+    return f"{where}:{line}" if line else where
+
+
+def matches(finding: Any, needle: str) -> bool:
+    needle = needle.casefold()
+    return any(
+        needle in str(_get(finding, name) or "").casefold()
+        for name in ("code", "page", "path", "message", "target", "other")
+    )
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def detail_content(finding: Any) -> Content:
+    """The evidence panel: code and place, message, fields, evidence, fixes."""
+    lines = [
+        Content.from_markup("[b $accent]$code[/]  $loc", code=_get(finding, "code") or "?", loc=location(finding)),
+        Content.from_markup("[b]$message[/b]", message=_get(finding, "message") or ""),
+    ]
+    for name in ("target", "other", "score"):
+        value = _get(finding, name)
+        if value not in (None, ""):
+            lines.append(Content.from_markup("[$text-muted]$name:[/] $value", name=name, value=_value(value)))
+    sugg = suggestions_of(finding)
+    if sugg:
+        shown = ", ".join(f"{pid} ({score:.2f})" if score is not None else pid for pid, score in sugg)
+        lines.append(Content.from_markup("[$text-muted]suggested:[/] $s", s=shown))
+    title = suggested_title(finding)
+    if title:
+        lines.append(Content.from_markup("[$text-muted]suggested title:[/] $t", t=title))
+    skip = {"suggestions", "retargets", "candidates", "suggested", "suggestion", "suggested_title", "title_suggestion", "thing_title"}
+    for key, value in evidence_of(finding).items():
+        if key in skip:
+            continue
+        lines.append(Content.from_markup("[$text-muted]$key:[/] $value", key=key, value=_value(value)))
+    keys = [Content.from_markup("[b]$k[/b] $d", k=FIX_KEYS[a][0], d=FIX_KEYS[a][1]) for a in fixes_for(finding)]
+    if keys:
+        lines.append(Content(""))
+        lines.append(Content.from_markup("[$text-muted]fixes:[/] ") + Content(" · ").join(keys))
+    return Content("\n").join(lines)
+
+
+def incoming_links(store, page_id: str) -> int:
+    """Links to ``page_id`` written in other files."""
+    try:
+        edges = graph.page_edges(store, page_id)
+    except Exception:  # a page that vanished: let the plan report it
+        return 0
+    return sum(1 for e in edges["in"] if e.get("file") != page_id)
+
+
+def editor_command(path: Path, line: int | None) -> list[str]:
+    """``$VISUAL`` / ``$EDITOR`` (else ``vi``) on ``path``, at ``line`` when
+    the editor is known to take ``+LINE``."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    cmd = shlex.split(editor)
+    if line and Path(cmd[0]).name in LINE_EDITORS:
+        cmd.append(f"+{line}")
+    return cmd + [str(path)]
+
+
+# -- messages -------------------------------------------------------------------
+class FindingsChecked(Message):
+    """The quality bar ran: ``findings`` (None with ``error`` when it could
+    not run), in ``seconds``."""
+
+    def __init__(self, request_id: int, findings: list[Any] | None, seconds: float, error: str = ""):
+        super().__init__()
+        self.request_id = request_id
+        self.findings = findings
+        self.seconds = seconds
+        self.error = error
+
+
+class FindingList(OptionList):
+    """Group headers (``g:<code>``) and findings (``f:<index>``)."""
+
+    HELP_TITLE = "finding list"
+    DEFAULT_CSS = """
+    FindingList {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+
+class FindingsScreen(PaneScreen):
+    """The findings pane (2)."""
+
+    PANE_ID = "findings"
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    AUTO_FOCUS = "#findings-list"
+
+    BINDINGS = [
+        Binding("r", "rename", "Rename", tooltip="Rename the page (suggested title pre-filled); undoable"),
+        Binding("l", "retarget", "Retarget", tooltip="Point the link at a suggested page; undoable"),
+        Binding("c", "create", "Create", tooltip="Create the page the dead link names; undoable"),
+        Binding("x", "unlink", "Unlink", tooltip="Remove the dead link, keep its text; undoable"),
+        Binding("s", "set_type", "Type", tooltip="Set the page's type; undoable"),
+        Binding("m", "merge", "Merge", tooltip="Merge the duplicate pair (asks first; cannot be undone)"),
+        Binding("S", "split", "Split", show=False, tooltip="Split the page at its ## headings; undoable"),
+        Binding("e", "edit", "Edit", tooltip="Open the page in $EDITOR, then re-index it"),
+        Binding("d", "dismiss_finding", "Dismiss", tooltip="Hide this finding from now on; undoable"),
+        Binding("o", "other", "Other page", show=False, tooltip="Preview the other page of the pair"),
+        Binding("slash", "filter", "Filter", show=False, tooltip="Filter findings by text"),
+        Binding("escape", "clear_filter", "Clear the filter", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        #: The findings of the last check (None before the first).
+        self.findings: list[Any] | None = None
+        self.collapsed: set[str] = set()
+        self.text_filter = ""
+        self._request = 0
+        self._preview_request = 0
+        self._started = 0.0
+        self._checking = False
+        self._preview_other = False
+        self._keep_key: str | None = None
+        self._keep_index = 0
+        self._keep_option: str | None = None
+
+    # -- layout ---------------------------------------------------------------
+    def compose_body(self) -> Iterable[Widget]:
+        with Horizontal(id="findings-body"):
+            with Vertical(id="findings-left"):
+                yield Input(placeholder="filter findings…", id="findings-filter")
+                yield FindingList(id="findings-list")
+                yield Static("", id="findings-message")
+            with Vertical(id="findings-right"):
+                with VerticalScroll(id="finding-detail"):
+                    yield Static("", id="finding-evidence")
+                yield PagePreview(id="finding-preview")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#findings-left").border_title = "Findings"
+        self.query_one("#finding-detail").border_title = "Finding"
+        self.query_one("#finding-preview").border_title = "Page"
+        self.watch(self.app, "store_error", self._store_error_changed)
+        self.show_message("Reading the vault…")
+        if self.app.pages is not None:
+            self.run_check()
+        self.query_one(FindingList).focus()
+
+    def on_vault_changed(self) -> None:
+        self.run_check()
+
+    def _store_error_changed(self, error: str) -> None:
+        if error:
+            self.show_message(error)
+
+    def show_message(self, text: str) -> None:
+        """Show ``text`` instead of the list (until findings arrive)."""
+        message = self.query_one("#findings-message", Static)
+        message.update(text)
+        message.display = True
+        self.query_one(FindingList).display = False
+
+    # -- checking ---------------------------------------------------------------
+    def run_check(self) -> None:
+        """Run the quality bar in a worker (the list stays until it answers)."""
+        if not self.app.store.is_open:
+            return
+        self._request += 1
+        self._started = time.monotonic()
+        self._checking = True
+        self.query_one("#findings-left").border_subtitle = "checking…"
+        self.set_timer(0.5, self._show_progress)
+        self._check(self._request)
+
+    def _show_progress(self) -> None:
+        if self._checking and self.app.background is None:
+            self.app.background = ("checking the vault…", 0, 0)
+
+    @work(thread=True, group="findings", exclusive=True, exit_on_error=False)
+    def _check(self, request_id: int) -> None:
+        worker = get_current_worker()
+        started = time.monotonic()
+        try:
+            from brainwork.analysis import findings as quality
+        except ImportError as exc:
+            self.post_message(FindingsChecked(request_id, None, 0.0, f"The quality bar is not available: {exc}"))
+            return
+        with self.app.store.use() as store:
+            found = quality.check(self.app.config, store)
+        if not worker.is_cancelled:
+            self.post_message(FindingsChecked(request_id, list(found), time.monotonic() - started))
+
+    def on_worker_state_changed(self, event) -> None:
+        if event.worker.group == "findings" and event.worker.is_finished:
+            self._end_progress()
+        super().on_worker_state_changed(event)
+
+    def _end_progress(self) -> None:
+        self._checking = False
+        if self.app.background is not None and self.app.background[0] == "checking the vault…":
+            self.app.background = None
+
+    def on_findings_checked(self, message: FindingsChecked) -> None:
+        if message.request_id != self._request:
+            return
+        self._end_progress()
+        if message.findings is None:
+            self.query_one("#findings-left").border_subtitle = ""
+            self.show_message(message.error)
+            return
+        self.findings = message.findings
+        self._rebuild()
+
+    # -- the list ------------------------------------------------------------------
+    def _visible(self) -> list[int]:
+        assert self.findings is not None
+        if not self.text_filter.strip():
+            return list(range(len(self.findings)))
+        return [i for i, f in enumerate(self.findings) if matches(f, self.text_filter.strip())]
+
+    def _rebuild(self) -> None:
+        """Fill the list from :attr:`findings` keeping the cursor on the same
+        finding (by key), else at the same position."""
+        if self.findings is None:
+            return
+        olist = self.query_one(FindingList)
+        if self._keep_key is None:
+            self._remember()
+        keep_key, keep_index, keep_option = self._keep_key, self._keep_index, self._keep_option
+        self._keep_key = None
+        visible = set(self._visible())
+        options: list[Option] = []
+        for code, indexes in group_findings(self.findings):
+            shown = [i for i in indexes if i in visible]
+            if not shown:
+                continue
+            folded = code in self.collapsed
+            options.append(
+                Option(
+                    Content.assemble(
+                        ("▸ " if folded else "▾ ", "$text-muted"),
+                        (code, "bold $accent"),
+                        (f"  {len(shown)}", "bold"),
+                        (f"  {CODE_TITLES.get(code, '')}", "$text-muted"),
+                    ),
+                    id=f"g:{code}",
+                )
+            )
+            if folded:
+                continue
+            for i in shown:
+                f = self.findings[i]
+                options.append(
+                    Option(
+                        Content.assemble("   ", (location(f), "$text-muted"), "  ", _get(f, "message") or ""),
+                        id=f"f:{i}",
+                    )
+                )
+        olist.set_options(options)
+        left = self.query_one("#findings-left")
+        n = len(self.findings)
+        text = f" · “{self.text_filter}”" if self.text_filter else ""
+        left.border_title = f"Findings · {n}{text}"
+        left.border_subtitle = f"{len(visible)} shown · checked in {self._elapsed():.1f} s" if n else ""
+        if not n:
+            self.show_message("No findings: the vault meets the quality bar.")
+            self._show_finding(None)
+            return
+        self.query_one("#findings-message").display = False
+        olist.display = True
+        if not options:
+            self._show_finding(None)
+            return
+        index = None
+        for j, opt in enumerate(options):
+            if keep_key is not None and opt.id.startswith("f:"):
+                if _get(self.findings[int(opt.id[2:])], "key") == keep_key:
+                    index = j
+                    break
+            elif keep_option is not None and opt.id == keep_option and opt.id.startswith("g:"):
+                index = j
+                break
+        if index is None:
+            index = min(keep_index, len(options) - 1)
+            # land on a finding rather than a header when one follows
+            if options[index].id.startswith("g:") and index + 1 < len(options) and options[index + 1].id.startswith("f:"):
+                index += 1
+        olist.highlighted = index
+        self._highlight_changed()
+
+    def _elapsed(self) -> float:
+        return max(0.0, time.monotonic() - self._started) if self._started else 0.0
+
+    def _remember(self) -> None:
+        olist = self.query_one(FindingList)
+        self._keep_index = olist.highlighted or 0
+        self._keep_option = (
+            olist.get_option_at_index(olist.highlighted).id
+            if olist.highlighted is not None and olist.option_count
+            else None
+        )
+        f = self.current
+        self._keep_key = _get(f, "key") if f is not None else None
+
+    @property
+    def current(self) -> Any | None:
+        """The highlighted finding (None on a group header or when empty)."""
+        olist = self.query_one(FindingList)
+        if self.findings is None or olist.highlighted is None or olist.option_count == 0:
+            return None
+        option = olist.get_option_at_index(olist.highlighted)
+        if option.id and option.id.startswith("f:"):
+            return self.findings[int(option.id[2:])]
+        return None
+
+    def _current_group(self) -> str | None:
+        olist = self.query_one(FindingList)
+        if olist.highlighted is None or olist.option_count == 0:
+            return None
+        option = olist.get_option_at_index(olist.highlighted)
+        return option.id[2:] if option.id and option.id.startswith("g:") else None
+
+    @on(OptionList.OptionHighlighted, "#findings-list")
+    def _highlighted(self) -> None:
+        self._preview_other = False
+        self._highlight_changed()
+
+    def _highlight_changed(self) -> None:
+        self._show_finding(self.current)
+        self.refresh_bindings()
+
+    @on(OptionList.OptionSelected, "#findings-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        if option_id.startswith("g:"):
+            code = option_id[2:]
+            self.collapsed.symmetric_difference_update({code})
+            self._rebuild()
+            try:
+                self.query_one(FindingList).highlighted = self.query_one(FindingList).get_option_index(option_id)
+            except OptionDoesNotExist:
+                pass
+            return
+        f = self.current
+        page = _get(f, "page")
+        if page and any(p["id"] == page for p in self.app.pages or ()):
+            self.app.open_page(page)
+
+    def _show_finding(self, finding: Any | None) -> None:
+        evidence = self.query_one("#finding-evidence", Static)
+        preview = self.query_one(PagePreview)
+        if finding is None:
+            group = self._current_group()
+            if group is not None and self.findings:
+                count = sum(1 for f in self.findings if _get(f, "code") == group)
+                evidence.update(
+                    Content.from_markup(
+                        "[b $accent]$code[/]: $n finding$s — $what\n[$text-muted]enter folds or unfolds the group[/]",
+                        code=group, n=str(count), s="" if count == 1 else "s", what=CODE_TITLES.get(group, ""),
+                    )
+                )
+            else:
+                evidence.update("")
+            preview.clear()
+            self.query_one("#finding-preview").border_title = "Page"
+            return
+        evidence.update(detail_content(finding))
+        page = _get(finding, "other") if self._preview_other else _get(finding, "page")
+        if page:
+            self.load_preview(page)
+
+    # -- preview ---------------------------------------------------------------------
+    def load_preview(self, page_id: str) -> None:
+        if not self.app.store.is_open:
+            return
+        self._preview_request += 1
+        self._fetch_preview(self._preview_request, page_id)
+
+    @work(thread=True, group="finding-preview", exclusive=True, exit_on_error=False)
+    def _fetch_preview(self, request_id: int, page_id: str) -> None:
+        worker = get_current_worker()
+        with self.app.store.use() as store:
+            page = graph.get_page(store, page_id)
+        if not worker.is_cancelled:
+            self.post_message(PageLoaded(request_id, page_id, page))
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        if message.request_id == self._preview_request:
+            self.query_one(PagePreview).show_page(message.page, message.page_id)
+            which = "Other page" if self._preview_other else "Page"
+            self.query_one("#finding-preview").border_title = f"{which} · {message.page_id}"
+
+    def action_other(self) -> None:
+        f = self.current
+        if f is None or not _get(f, "other"):
+            return
+        self._preview_other = not self._preview_other
+        self._show_finding(f)
+
+    # -- filter ----------------------------------------------------------------------
+    def action_filter(self) -> None:
+        box = self.query_one("#findings-filter", Input)
+        box.display = True
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#findings-filter", Input)
+        if not box.display and not self.text_filter:
+            return
+        box.value = ""
+        box.display = False
+        self.text_filter = ""
+        self._rebuild()
+        self.query_one(FindingList).focus()
+
+    @on(Input.Changed, "#findings-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.text_filter = event.value
+        self._rebuild()
+
+    @on(Input.Submitted, "#findings-filter")
+    def _filter_submitted(self) -> None:
+        if not self.text_filter:
+            self.query_one("#findings-filter", Input).display = False
+        self.query_one(FindingList).focus()
+
+    # -- fixes -------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in FIX_KEYS:
+            return True if action in fixes_for(self.current) else None
+        if action == "dismiss_finding":
+            return True if "dismiss" in fixes_for(self.current) else None
+        if action == "other":
+            return True if self.current is not None and _get(self.current, "other") else None
+        return True
+
+    def _run(self, label: str, fn, **kwargs) -> None:
+        self._remember()
+        run_operation(self.app, label, fn, **kwargs)
+
+    def _page_title(self, page_id: str) -> str:
+        for p in self.app.pages or ():
+            if p["id"] == page_id:
+                return p["title"] or page_id
+        return page_id
+
+    def action_rename(self) -> None:
+        f = self.current
+        if f is None or not _get(f, "page"):
+            return
+        page = _get(f, "page")
+        current = self._page_title(page)
+        suggestion = suggested_title(f) if _get(f, "code") == "diary-title" else None
+        note = Content.from_markup(
+            "Now: [b]$current[/b]  ($page)\nEvery link to the page is rewritten; the old title stays as an alias. "
+            "Undoable with u.",
+            current=current, page=page,
+        )
+
+        def chosen(title: str | None) -> None:
+            if not title or title == current:
+                return
+            from brainwork.ops.rename import rename
+
+            self._run("rename", lambda c, s: rename(c, s, page, title))
+
+        self.app.push_screen(
+            TextPrompt(f"Rename {page}", note, value=suggestion or current, placeholder="new title"), chosen
+        )
+
+    def _page_choices(self, text: str) -> list:
+        search = self.app.page_search
+        if search is None:
+            return []
+        return [
+            (hit.id, Content.assemble(hit.title or hit.id, ("  " + hit.id, "$text-muted")), hit.id)
+            for hit in search.search(text, 20)
+        ]
+
+    def action_retarget(self) -> None:
+        f = self.current
+        if f is None or "retarget" not in fixes_for(f):
+            return
+        page, target, line = _get(f, "page"), _get(f, "target"), _get(f, "line")
+        choices = []
+        for pid, score in suggestions_of(f):
+            label = Content.assemble(
+                self._page_title(pid), ("  " + pid, "$text-muted"),
+                (f"  {score:.2f}" if score is not None else "", "$text-muted"),
+            )
+            choices.append((pid, label, f"{pid} {self._page_title(pid)}"))
+
+        def chosen(new: str | None) -> None:
+            if not new:
+                return
+            from brainwork.ops.fixes import retarget_link
+
+            self._run("retarget", lambda c, s: retarget_link(c, s, page, target, new, line or None))
+
+        self.app.push_screen(
+            ChoicePrompt(
+                f"Retarget [[{target}]]",
+                choices,
+                note=f"The link is on {page}" + (f", line {line}" if line else "") + ". Suggestions first; "
+                "type to find any page. Only the link's target changes (its label stays). Undoable with u.",
+                search=self._page_choices,
+                placeholder="type a page title",
+            ),
+            chosen,
+        )
+
+    def _type_choices(self, with_none: bool, suggested: str | None = None) -> list:
+        """The vault's page types; ``suggested`` first, marked."""
+        types = list(self.app.config.page_types)
+        if suggested in types:
+            types.remove(suggested)
+            types.insert(0, suggested)
+        choices = [
+            (t, Content.assemble(t, ("  suggested", "$text-muted")) if t == suggested else t, t) for t in types
+        ]
+        if with_none:
+            choices.insert(0, ("", Content.styled("(no type)", "$text-muted"), "none no type"))
+        return choices
+
+    def action_create(self) -> None:
+        f = self.current
+        if f is None or "create" not in fixes_for(f):
+            return
+        target, page = _get(f, "target"), _get(f, "page")
+
+        def chosen(type_: str | None) -> None:
+            if type_ is None:
+                return
+            from brainwork.ops.fixes import create_page
+
+            self._run("create page", lambda c, s: create_page(c, s, target, type_=type_ or None, from_page=page))
+
+        self.app.push_screen(
+            ChoicePrompt(
+                f"Create a page for [[{target}]]",
+                self._type_choices(with_none=True),
+                note=f"The new page is made where [[{target}]] resolves (beside {page} unless the "
+                "link names a folder), with a heading. Undoable with u.",
+            ),
+            chosen,
+        )
+
+    def action_unlink(self) -> None:
+        f = self.current
+        if f is None or "unlink" not in fixes_for(f):
+            return
+        page, target, line = _get(f, "page"), _get(f, "target"), _get(f, "line")
+        from brainwork.ops.fixes import remove_link
+
+        self._run("remove link", lambda c, s: remove_link(c, s, page, target, line or None))
+
+    def action_set_type(self) -> None:
+        f = self.current
+        if f is None or "set_type" not in fixes_for(f):
+            return
+        page = _get(f, "page")
+
+        def chosen(type_: str | None) -> None:
+            if not type_:
+                return
+            from brainwork.ops.fixes import set_type
+
+            self._run("set type", lambda c, s: set_type(c, s, page, type_))
+
+        self.app.push_screen(
+            ChoicePrompt(
+                f"Set the type of {page}",
+                self._type_choices(with_none=False, suggested=_get(f, "target")),
+                note="Only the type: line changes (added if missing). Undoable with u.",
+            ),
+            chosen,
+        )
+
+    def action_merge(self) -> None:
+        f = self.current
+        if f is None or "merge" not in fixes_for(f):
+            return
+        self.plan_merge(source=_get(f, "other"), target=_get(f, "page"), choose=True)
+
+    def plan_merge(self, source: str, target: str, choose: bool = False) -> None:
+        """Plan merging ``source`` into ``target`` in a worker, then ask.
+        ``choose``: keep whichever page more links point to (fewer links to
+        rewrite; the modal's ``s`` swaps)."""
+        from brainwork.ops.merge import plan_merge
+
+        def plan(config, store):
+            src, dst = source, target
+            if choose and incoming_links(store, src) > incoming_links(store, dst):
+                src, dst = dst, src
+            return plan_merge(config, store, src, dst)
+
+        self._run(
+            "plan merge",
+            plan,
+            message=lambda plan: "",
+            done=self._confirm_merge,
+            reload=False,
+        )
+
+    def _confirm_merge(self, plan) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "swap":
+                self.plan_merge(source=plan.target, target=plan.source)
+            elif answer == "merge":
+                from brainwork.ops.merge import merge
+
+                self._run("merge", lambda c, s: merge(c, s, plan))
+
+        self.app.push_screen(MergeConfirmScreen(plan), answered)
+
+    def action_split(self) -> None:
+        f = self.current
+        if f is None or "split" not in fixes_for(f):
+            return
+        page = _get(f, "page")
+        from brainwork.ops.split import split_page
+
+        self._run("split", lambda c, s: split_page(c, s, page))
+
+    def action_dismiss_finding(self) -> None:
+        f = self.current
+        if f is None or not _get(f, "key"):
+            return
+        key = _get(f, "key")
+
+        def chosen(reason: str | None) -> None:
+            if reason is None:
+                return
+            from brainwork.ops.fixes import dismiss
+
+            self._run("dismiss", lambda c, s: dismiss(c, s, key, reason))
+
+        self.app.push_screen(
+            TextPrompt(
+                f"Dismiss {_get(f, 'code')} · {location(f)}",
+                "The finding is hidden from now on (it survives re-indexing). Undoable with u.",
+                placeholder="why? (optional, e.g. “not duplicates: different tools”)",
+                allow_empty=True,
+            ),
+            chosen,
+        )
+
+    def action_edit(self) -> None:
+        f = self.current
+        if f is None or not _get(f, "path"):
+            return
+        path = self.app.config.vault / _get(f, "path")
+        cmd = editor_command(path, _get(f, "line"))
+        try:
+            with self.app.suspend():
+                subprocess.run(cmd, check=False)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand over to an editor.", title="Edit", severity="warning")
+            return
+        except OSError as exc:
+            self.notify(f"Cannot start the editor {cmd[0]!r}: {exc}. Set $EDITOR.", title="Edit", severity="error")
+            return
+        self._remember()
+        self.app.action_reindex(quiet=True)
