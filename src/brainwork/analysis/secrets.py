@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -32,10 +33,12 @@ _GATES: tuple[re.Pattern, ...] = tuple(
     re.compile(p)
     for p in (
         r"A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA",  # AWSKeyDetector (access key ids)
-        r"AKC[a-zA-Z0-9]{10}|AP[\dABCDEF][a-zA-Z0-9]{8}",  # ArtifactoryDetector
+        r"AKC[a-zA-Z0-9]{10}",  # ArtifactoryDetector
+        r"AP[\dABCDEF][a-zA-Z0-9]{8}",  # ArtifactoryDetector
         r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",  # DiscordBotTokenDetector
         r"gh[pousr]_",  # GitHubTokenDetector
-        r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|GR1348941",  # GitLabTokenDetector
+        r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-",  # GitLabTokenDetector
+        r"GR1348941",  # GitLabTokenDetector
         r"eyJ",  # JwtTokenDetector
         r"-us\d",  # MailchimpDetector
         r"_authToken",  # NpmDetector
@@ -43,14 +46,16 @@ _GATES: tuple[re.Pattern, ...] = tuple(
         r"PRIVATE KEY|PuTTY-User-Key",  # PrivateKeyDetector
         r"pypi-",  # PypiTokenDetector
         r"SG\.",  # SendGridDetector
-        r"xox[abposr]-|hooks\.slack\.com",  # SlackDetector
+        r"xox[abposr]-",  # SlackDetector
+        r"hooks\.slack\.com",  # SlackDetector
         r"sq0csp-",  # SquareOAuthDetector
-        r"[rs]k_live_",  # StripeDetector
+        r"k_live_",  # StripeDetector
         r":[0-9A-Za-z_-]{35}",  # TelegramBotTokenDetector
         r"AC[a-z0-9]{32}",  # TwilioKeyDetector
         r"SK[a-z0-9]{32}",  # TwilioKeyDetector
         r"AccountKey=",  # AzureStorageKeyDetector
         r"://[^\s@]*@",  # BasicAuthDetector, CloudantDetector (URL form)
+        r"(?i:softlayer\.com)",  # SoftlayerDetector (URL form)
         # Base64HighEntropyString / HexHighEntropyString: a quoted run of their
         # charset; entropy above the default limits (4.5 / 3.0 bits) needs at
         # least 23 / 9 distinct characters.
@@ -59,10 +64,18 @@ _GATES: tuple[re.Pattern, ...] = tuple(
     )
 )
 #: KeywordDetector (and the keyword forms of AWS, Cloudant, IBM and Softlayer):
-#: a denylisted word, and on the same line a quote (Markdown files get the
-#: quotes-required patterns) or a value of at least 24 characters.
-_KEYWORD = re.compile(r"key|pass|pw|secret|contrase|token|softlayer", re.IGNORECASE)
-_KEYWORD_VALUE = re.compile(r"['\"`]|[A-Za-z0-9_\-/+=]{24}")
+#: a denylisted word (searched in the lower-cased text) ...
+_KEYWORD = re.compile(r"key|pass|pw|secret|contrase|token")
+#: ... followed on its line by an operator and a quote (Markdown files get the
+#: KeywordDetector's quotes-required patterns: ``key: "``, ``key = '``,
+#: ``key => "``, ``"...";``) or by a quoted run of 24+ characters (AWS:
+#: ``aws_secret_access_key = "<40>"``) ...
+_KEYWORD_AFTER = re.compile(r"""[:=>]\s*['"`]|['"`];|['"][0-9a-zA-Z/+]{24}""")
+#: ... or directly by a separator and a value of 24+ characters (Cloudant,
+#: IBM, Softlayer: ``cloudant_password = <64 hex>``, quotes optional) ...
+_KEYWORD_VALUE = re.compile(r"""\w*['"\]]{0,3}[ \t]*(?::=|=>|::|[:=]|[ \t])[ \t]*['"]?[a-zA-Z0-9_\-]{24}""")
+#: ... or anywhere on the line a comparison (``"..." == password``).
+_KEYWORD_COMPARE = re.compile(r"[!=]=")
 
 _DISABLED_PLUGINS = ("IPPublicDetector",)
 
@@ -95,23 +108,31 @@ def mask(secret: str) -> str:
     return f"{secret[:keep]}…({len(secret)} chars)"
 
 
-def _gated_lines(text: str) -> list[int]:
-    """0-based line numbers of ``text`` that some gate touches, sorted."""
+def _gated_starts(text: str) -> set[int]:
+    """Offsets of the starts of the lines of ``text`` that some gate touches."""
     starts: set[int] = set()
     for gate in _GATES:
         for m in gate.finditer(text):
             starts.add(text.rfind("\n", 0, m.start()) + 1)
-            # a match spanning lines (not possible with these gates) would need its other lines too
-    for m in _KEYWORD.finditer(text):
+    low = text.lower()
+    if len(low) != len(text):  # a few characters change length when lower-cased
+        low = text
+        keyword = re.compile(_KEYWORD.pattern, re.IGNORECASE)
+    else:
+        keyword = _KEYWORD
+    for m in keyword.finditer(low):
         a = text.rfind("\n", 0, m.start()) + 1
         if a in starts:
             continue
         b = text.find("\n", m.end())
-        if _KEYWORD_VALUE.search(text, a, len(text) if b < 0 else b):
+        b = len(text) if b < 0 else b
+        if (
+            _KEYWORD_AFTER.search(text, m.end(), b)
+            or _KEYWORD_VALUE.match(text, m.end(), b)
+            or _KEYWORD_COMPARE.search(text, a, b)
+        ):
             starts.add(a)
-    if not starts:
-        return []
-    return sorted(text.count("\n", 0, a) for a in starts)
+    return starts
 
 
 def _plugins_config() -> dict:
@@ -136,12 +157,26 @@ def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, list[SecretHit]]:
         ``{path: [SecretHit, ...]}`` for the files with hits, one hit per
         line, ordered by line.
     """
+    items = list(items)
+    # One pass of each gate over all files joined: ~20x fewer regex calls.
+    big = "\n".join(text for _, text in items)
+    file_starts: list[int] = []
+    pos = 0
+    for _, text in items:
+        file_starts.append(pos)
+        pos += len(text) + 1
+    by_file: dict[int, list[int]] = {}
+    for a in _gated_starts(big):
+        by_file.setdefault(bisect_right(file_starts, a) - 1, []).append(a)
     todo: list[tuple[str, list[tuple[int, str]]]] = []
-    for path, text in items:
-        rows = _gated_lines(text)
-        if rows:
-            lines = text.split("\n")
-            todo.append((path, [(r + 1, lines[r]) for r in rows if r < len(lines)]))
+    for f, offsets in sorted(by_file.items()):
+        path, text = items[f]
+        base = file_starts[f]
+        lines = []
+        for a in sorted(offsets):
+            b = big.find("\n", a)
+            lines.append((text.count("\n", 0, a - base) + 1, big[a : len(big) if b < 0 else b]))
+        todo.append((path, lines))
     if not todo:
         return {}
     from detect_secrets.core.scan import _process_line_based_plugins
