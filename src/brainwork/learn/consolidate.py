@@ -462,7 +462,10 @@ def consolidate(
         ids = [m["id"] for m in members]
         idset = set(ids)
         task_set = sorted({t for m in members for t in m["tasks"]})
-        recurs = len(members) >= 2 and (len(task_set) >= 2 or (len(task_set) == 1 and any(not m["tasks"] for m in members)))
+        # Recurs: two or more corrections from different tasks; a correction
+        # linked to no task counts as an occurrence of its own.
+        sources = set(task_set) | {m["id"] for m in members if not m["tasks"]}
+        recurs = len(members) >= 2 and len(sources) >= 2
         # rows of the members that have vectors, in member (id) order
         in_vec = [i for i in sorted(group, key=lambda i: items[i]["id"]) if i < len(raw)]
         gmat = mixed[in_vec] if in_vec else matrix([])
