@@ -48,8 +48,12 @@ class KeyRow:
 
 @dataclass
 class KeySection:
+    """A titled group of rows; ``own`` marks brainwork's widgets (listed
+    before Textual's built-in ones)."""
+
     title: str
     rows: list[KeyRow] = field(default_factory=list)
+    own: bool = False
 
 
 #: Better words for bindings Textual itself adds.
@@ -97,6 +101,7 @@ def help_sections(app: App, screen: Screen) -> list[KeySection]:
     pane_title = f"Pane {pane.key}: {pane.title}" if pane else f"Screen: {type(screen).__name__}"
     sections.append(KeySection(pane_title, rows_for(screen)))
     seen: set[type] = set()
+    widgets: list[KeySection] = []
     for widget in screen.walk_children():
         cls = type(widget)
         if cls in seen or not widget.can_focus:
@@ -104,8 +109,10 @@ def help_sections(app: App, screen: Screen) -> list[KeySection]:
         seen.add(cls)
         rows = rows_for(widget)
         if rows:
-            sections.append(KeySection(f"{_widget_title(widget).capitalize()} (when focused)", rows))
-    return sections
+            title = f"{_widget_title(widget).capitalize()} (when focused)"
+            widgets.append(KeySection(title, rows, own=cls.__module__.startswith("brainwork.")))
+    widgets.sort(key=lambda sec: not sec.own)  # brainwork's widgets first, then Textual's
+    return sections + widgets
 
 
 def sections_markdown(sections: list[KeySection]) -> str:

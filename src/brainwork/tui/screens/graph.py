@@ -316,6 +316,7 @@ class GraphScreen(PaneScreen):
         if message.page is not None:
             self._preview_request += 1
             self.query_one(PagePreview).show_page(message.page)
+            self.query_one(PageList).move_to(message.page_id)
 
     def _redraw(self) -> None:
         message = self._last

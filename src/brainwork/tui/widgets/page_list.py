@@ -52,6 +52,7 @@ class PageList(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     PageList {
         background: transparent;
+        overflow-x: hidden;
     }
     PageList > .page-list--type {
         color: $text-muted;
@@ -104,12 +105,22 @@ class PageList(ScrollView, can_focus=True):
         """Show ``pages`` (in order); the cursor goes to ``keep`` if it is
         among them, else to the first page."""
         self._pages = pages
-        self.virtual_size = Size(self.size.width, len(pages))
+        self.virtual_size = Size(self.scrollable_content_region.width, len(pages))
         index = 0
         if keep is not None:
             index = next((i for i, p in enumerate(pages) if p["id"] == keep), 0)
         self.cursor = index
         self.refresh()
+
+    def move_to(self, page_id: str) -> bool:
+        """Put the cursor on ``page_id`` if it is listed, without posting
+        :class:`Highlighted` (the caller already shows that page)."""
+        index = next((i for i, p in enumerate(self._pages) if p["id"] == page_id), None)
+        if index is None:
+            return False
+        with self.prevent(self.Highlighted):
+            self.cursor = index
+        return True
 
     @property
     def row_count(self) -> int:
@@ -171,11 +182,11 @@ class PageList(ScrollView, can_focus=True):
                 self.action_select()
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self._pages))
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self._pages))
 
     # -- rendering ------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.scrollable_content_region.width
         index = int(self.scroll_offset.y) + y
         base = self.rich_style
         if not 0 <= index < len(self._pages):

@@ -38,15 +38,19 @@ def counts_content(counts: dict | None) -> Content:
         return Content("reading the store…")
     edges = sum(counts["edges"].values())
     dead, errors = counts["dead_links"], counts["parse_errors"]
+
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
     return Content.from_markup(
-        "$pages pages · $edges edges · "
-        + ("[$warning]$dead dead links[/]" if dead else "$dead dead links")
+        "$pages · $edges · "
+        + ("[$warning]$dead[/]" if dead else "$dead")
         + " · "
-        + ("[$error]$errors parse errors[/]" if errors else "$errors parse errors"),
-        pages=str(counts["pages"]),
-        edges=str(edges),
-        dead=str(dead),
-        errors=str(errors),
+        + ("[$error]$errors[/]" if errors else "$errors"),
+        pages=n(counts["pages"], "page"),
+        edges=n(edges, "edge"),
+        dead=n(dead, "dead link"),
+        errors=n(errors, "parse error"),
     )
 
 
