@@ -56,7 +56,7 @@ from brainwork.config import Config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.store import Store
 from brainwork.store import history as undo_log
-from brainwork.vault.write import atomic_write, safe_rel_path, vault_file
+from brainwork.vault.write import atomic_write, safe_rel_path
 
 JOURNAL = "journal.json"
 CRASH_ENV = "BRAINWORK_CRASH_AFTER_FILES"
