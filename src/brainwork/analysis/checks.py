@@ -314,12 +314,14 @@ def diary_title_check(ctx: Context) -> list[Finding]:
     if not flagged:
         return []
     things = [(pid, p["title"][i]) for i, pid in enumerate(p["id"]) if p["type"][i] in THING_TYPES and p["title"][i]]
+    thing_names = [utils.default_process(t) for _, t in things]
+    cutoff = ctx.t.thing_title_similarity * 100
     out = []
     for pid, i, d in flagged:
         resembles, similarity = None, None
         if things and d.suggestion:
-            best = process.extractOne(d.suggestion, [t for _, t in things], scorer=fuzz.token_sort_ratio,
-                                      processor=utils.default_process, score_cutoff=ctx.t.thing_title_similarity * 100)
+            best = process.extractOne(utils.default_process(d.suggestion), thing_names, scorer=fuzz.token_sort_ratio,
+                                      processor=None, score_cutoff=cutoff)
             if best and things[best[2]][0] != pid:
                 resembles, similarity = things[best[2]][0], best[1] / 100
         why = []

@@ -66,7 +66,6 @@ MAX_POSTING = 25
 _SQUASH = re.compile(r"[\W_]+")
 _WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\\?\|([^\]]*))?\]\]")
 _MDLINK = re.compile(r"\]\([^)\s]*\)")
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -97,10 +96,13 @@ class DuplicatePair:
 
 
 def _body_words(body: str) -> str:
+    """The body's words, case-folded, separated by single spaces, links
+    reduced to what they show (rapidfuzz's C ``default_process`` does the
+    case-folding and punctuation)."""
     text = _WIKILINK.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", body) if "[[" in body else body
     if "](" in text:
         text = _MDLINK.sub("] ", text)
-    return " ".join(_WORD.findall(text.casefold()))
+    return " ".join(utils.default_process(text).split())
 
 
 def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:

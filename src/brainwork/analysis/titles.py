@@ -53,6 +53,8 @@ _TICKET = re.compile(
 _DANGLING = re.compile(r"\b(?:of|on|from|at|dated|for|since|until|per)\s*(?=$|[:;,\-–—()|])", re.IGNORECASE)
 _CLAUSE = re.compile(r"\s+(?:and|but|because|so that|which|that|after|before|while|when)\s+|[:;,(–—]|\s-\s")
 _EDGE_PUNCT = " \t-–—:;,.|/()[]"
+#: Small words a cut title must not end on ("... the timezone of the").
+_TRAILING_SMALL = re.compile(r"(?:\s+(?:a|an|the|of|on|in|at|to|for|with|by|and|or|from|without|about))+$", re.IGNORECASE)
 
 
 def _valid_numeric(a: str | None, b: str | None) -> bool:
@@ -63,8 +65,14 @@ def _valid_numeric(a: str | None, b: str | None) -> bool:
     return (1 <= x <= 31 and 1 <= y <= 12) or (1 <= x <= 12 and 1 <= y <= 31)
 
 
+#: Every date form has a four-digit year: titles without one are skipped cheaply.
+_YEAR_HINT = re.compile(_YEAR)
+
+
 def find_dates(title: str) -> list[re.Match]:
     """The date matches in ``title`` (see the module doc for the forms)."""
+    if not _YEAR_HINT.search(title):
+        return []
     out = []
     for m in _DATE.finditer(title):
         g = m.groupdict()
@@ -113,7 +121,7 @@ def thing_title(title: str, max_chars: int) -> str:
             text = text[: m.start()].strip(_EDGE_PUNCT)
         if len(text) >= max_chars:
             cut = text[: max_chars - 1].rsplit(" ", 1)[0]
-            text = cut.strip(_EDGE_PUNCT)
+            text = _TRAILING_SMALL.sub("", cut.strip(_EDGE_PUNCT)).strip(_EDGE_PUNCT)
     if text:
         text = text[0].upper() + text[1:]
     return text
