@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
+from brainwork.config import load_config
 from brainwork.tui.screens.findings import FindingList, FindingsScreen
 
 SIZE = (120, 40)
@@ -43,3 +47,38 @@ async def move_to(pilot, screen: FindingsScreen, code: str, page: str) -> None:
 
 def codes_and_pages(screen: FindingsScreen) -> set[tuple[str, str]]:
     return {(f.code, f.page) for f in screen.findings}
+
+
+FINDINGS_VAULT = Path(__file__).resolve().parent / "findings_vault"
+
+
+def findings_vault_config(tmp_path: Path):
+    """A copy of tests/tui/findings_vault/ (one finding of each common code,
+    owned by these tests so that snapshots do not follow sample_vault/)."""
+    dst = tmp_path / "vault"
+    shutil.copytree(FINDINGS_VAULT, dst, ignore=shutil.ignore_patterns(".brainwork"))
+    return load_config(dst)
+
+
+def snap_app(snap_compare, config, settle, steps, monkeypatch=None):
+    """Run ``steps(pilot)`` (async) on the workbench, then compare the SVG."""
+    from textual.widgets import Input
+
+    from brainwork.tui.app import BrainworkApp
+    from brainwork.tui.screens import undo_log
+
+    if monkeypatch is not None:  # times in the undo log would change every run
+        monkeypatch.setattr(undo_log, "format_time", lambda created, now=None: "just now")
+        monkeypatch.setattr(undo_log, "absolute_time", lambda created: "2026-10-01 12:00:00 UTC")
+    app = BrainworkApp(config)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await steps(pilot)
+        await settle(pilot)
+        pilot.app.clear_notifications()  # toasts time out: not part of the state
+        await pilot.pause()
+        for box in pilot.app.query(Input):
+            box.cursor_blink = False
+
+    return snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -26,9 +26,11 @@ from findings_support import (  # tests/tui is on sys.path (pytest prepend mode)
     SIZE,
     UNTYPED,
     codes_and_pages,
+    findings_vault_config,
     move_to,
     open_findings,
     plain,
+    snap_app,
 )
 
 
@@ -89,6 +91,12 @@ async def test_findings_are_grouped_with_counts_and_show_evidence(sample_config,
         await pilot.press("escape")
         assert olist.option_count > 10
 
+        # e hands the terminal to $EDITOR; a headless run says it cannot
+        await pilot.press("e")
+        await settle(pilot)
+        assert any("cannot hand over to an editor" in n.message for n in app._notifications)
+        assert app.screen is screen
+
 
 async def test_set_type_refreshes_the_list_shows_in_the_undo_log_and_undoes(sample_config, settle) -> None:
     path = sample_config.vault / f"{UNTYPED}.md"
@@ -126,22 +134,7 @@ async def test_set_type_refreshes_the_list_shows_in_the_undo_log_and_undoes(samp
         assert len(screen.findings) == before
 
 
-async def test_dismiss_with_a_reason_then_undo_brings_it_back(sample_config, settle) -> None:
-    app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_findings(pilot, settle)
-        await move_to(pilot, screen, "orphan", "topics/kubernetes-notes")
-        await pilot.press("d")
-        assert isinstance(app.screen, TextPrompt)
-        await pilot.press(*"kept on purpose", "enter")
-        await settle(pilot)
-        assert ("orphan", "topics/kubernetes-notes") not in codes_and_pages(screen)
-        await pilot.press("u")
-        await settle(pilot)
-        assert ("orphan", "topics/kubernetes-notes") in codes_and_pages(screen)
-
-
-async def test_rename_a_diary_title_with_the_suggestion_prefilled(sample_config, settle) -> None:
+async def test_rename_a_diary_title_then_dismiss_a_finding_and_undo(sample_config, settle) -> None:
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_findings(pilot, settle)
@@ -159,6 +152,18 @@ async def test_rename_a_diary_title_with_the_suggestion_prefilled(sample_config,
         assert page.title == finding.target
         assert old_title in page.aliases  # outside references still resolve
         assert ("diary-title", DIARY) not in codes_and_pages(screen)
+
+        # dismiss, with a reason; u brings the finding back
+        await move_to(pilot, screen, "orphan", "topics/kubernetes-notes")
+        await pilot.press("d")
+        assert isinstance(app.screen, TextPrompt)
+        await pilot.press(*"kept on purpose", "enter")
+        await settle(pilot)
+        assert ("orphan", "topics/kubernetes-notes") not in codes_and_pages(screen)
+        await pilot.press("u")
+        await settle(pilot)
+        assert ("orphan", "topics/kubernetes-notes") in codes_and_pages(screen)
+        assert page.title == parse_file(sample_config.vault, f"{DIARY}.md").title  # only the dismissal was undone
 
 
 async def test_retarget_a_dead_link_to_a_page_found_by_typing(sample_config, settle) -> None:
@@ -205,16 +210,6 @@ async def test_create_the_missing_page_and_remove_a_dead_link(sample_config, set
         assert sum(f.code == "dead-link" for f in screen.findings) == 1
 
 
-async def test_edit_without_a_terminal_says_so(sample_config, settle) -> None:
-    app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_findings(pilot, settle)
-        await pilot.press("e")
-        await settle(pilot)
-        assert any("cannot hand over to an editor" in n.message for n in app._notifications)
-        assert app.screen is screen
-
-
 def test_editor_command(monkeypatch) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", "nvim -u NONE")
@@ -233,3 +228,26 @@ def test_fixes_follow_the_code() -> None:
     assert "set_type" in fixes_for(Finding("untyped", "a.md", "a", 1, "m", key="untyped:a"))
     assert "split" in fixes_for(Finding("oversize", "a.md", "a", 1, "m", key="oversize:a"))
     assert fixes_for(None) == []
+
+
+# -- SVG snapshots (tests/tui/findings_vault/) ---------------------------------------
+def test_snapshot_findings_pane(snap_compare, tmp_path, settle) -> None:
+    """``2``: six codes grouped with counts, the first dead link highlighted
+    with its evidence, fixes and page."""
+
+    async def steps(pilot) -> None:
+        await pilot.press("2")
+
+    assert snap_app(snap_compare, findings_vault_config(tmp_path), settle, steps)
+
+
+def test_snapshot_findings_pane_set_type_prompt(snap_compare, tmp_path, settle) -> None:
+    """``s`` on the untyped page: the vault's types to pick from."""
+
+    async def steps(pilot) -> None:
+        await pilot.press("2")
+        await settle(pilot)
+        await move_to(pilot, pilot.app.screen, "untyped", "notes/scratch")
+        await pilot.press("s")
+
+    assert snap_app(snap_compare, findings_vault_config(tmp_path), settle, steps)

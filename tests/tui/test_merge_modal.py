@@ -11,7 +11,7 @@ from brainwork.ops.changeset import history
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
 
-from findings_support import SIZE, codes_and_pages, move_to, open_findings
+from findings_support import SIZE, codes_and_pages, findings_vault_config, move_to, open_findings, snap_app
 
 KEPT = "tools/pg-dump"  # 9 pages link to it
 MERGED = "tools/pgdump"  # 2 links from one task
@@ -88,3 +88,16 @@ async def test_confirm_merges_the_pair_and_it_is_not_in_the_undo_log(sample_conf
         with app.store.use() as store:
             assert all(op.kind != "merge" for op in history(store))
         assert not any(p["id"] == MERGED for p in app.pages)
+
+
+def test_snapshot_merge_modal(snap_compare, tmp_path, settle) -> None:
+    """``m`` on the duplicate pair of tests/tui/findings_vault/: both pages,
+    counts, the conflict, the warning, side by side; Cancel focused."""
+
+    async def steps(pilot) -> None:
+        await pilot.press("2")
+        await settle(pilot)
+        await move_to(pilot, pilot.app.screen, "duplicate", "tools/pg-dump")
+        await pilot.press("m")
+
+    assert snap_app(snap_compare, findings_vault_config(tmp_path), settle, steps)

@@ -10,6 +10,8 @@ from brainwork.tui.app import BrainworkApp
 from brainwork.tui.operations import run_operation
 from brainwork.tui.screens.undo_log import UndoLogScreen, UndoTable, format_time
 
+from findings_support import findings_vault_config, move_to, snap_app  # tests/tui is on sys.path
+
 SIZE = (120, 40)
 UNTYPED = "topics/on-call-handover"  # no type: in its (empty) frontmatter
 
@@ -62,14 +64,7 @@ async def test_an_operation_shows_in_the_log_and_undo_redo_work(sample_config, s
         counts_text = plain(screen.query_one("#status-counts"))
         assert f"{app.counts['pages']} pages" in counts_text
 
-
-async def test_undo_refuses_when_the_file_changed_since(sample_config, settle) -> None:
-    path = sample_config.vault / f"{UNTYPED}.md"
-    app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
-        await settle(pilot)
+        # someone edits the file afterwards: undo refuses and names it
         edited = path.read_bytes() + b"\nA line the agent added afterwards.\n"
         path.write_bytes(edited)
         await pilot.press("u")
@@ -77,23 +72,11 @@ async def test_undo_refuses_when_the_file_changed_since(sample_config, settle) -
         assert path.read_bytes() == edited  # their work is not overwritten
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "changed since it was applied" in errors[-1].message
-        assert "nothing was done" in errors[-1].title
-        assert f"{UNTYPED}.md" in errors[-1].message
+        assert "nothing was done" in errors[-1].title and f"{UNTYPED}.md" in errors[-1].message
         assert app.background is None  # the progress was cleared
-        await pilot.press("3")
-        await settle(pilot)
-        table = app.screen.query_one(UndoTable)
         assert [str(c) for c in table.get_row_at(0)][1] == "done ← u"
 
-
-async def test_enter_opens_the_operation_page_in_the_graph(sample_config, settle) -> None:
-    app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
-        await settle(pilot)
-        await pilot.press("3")
-        await settle(pilot)
+        # enter opens the operation's page in the graph pane
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.pane_id == "graph"
@@ -107,3 +90,20 @@ def test_format_time() -> None:
     assert format_time((now - timedelta(hours=3)).isoformat(), now) == "3 h ago"
     assert format_time("2026-09-01T10:00:00+00:00", now).startswith("2026-09-01")
     assert format_time("not a time", now) == "not a time"
+
+
+def test_snapshot_undo_pane_after_a_fix(snap_compare, tmp_path, settle, monkeypatch) -> None:
+    """A type set from the findings pane, then ``3``: the operation marked
+    ``← u`` with its file and diff (times pinned)."""
+
+    async def steps(pilot) -> None:
+        await pilot.press("2")
+        await settle(pilot)
+        await move_to(pilot, pilot.app.screen, "untyped", "notes/scratch")
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press(*"topic", "enter")
+        await settle(pilot)
+        await pilot.press("3")
+
+    assert snap_app(snap_compare, findings_vault_config(tmp_path), settle, steps, monkeypatch)

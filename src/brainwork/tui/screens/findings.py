@@ -295,7 +295,7 @@ class FindingsScreen(PaneScreen):
         Binding("r", "rename", "Rename", tooltip="Rename the page (suggested title pre-filled); undoable"),
         Binding("l", "retarget", "Retarget", tooltip="Point the link at a suggested page; undoable"),
         Binding("c", "create", "Create", tooltip="Create the page the dead link names; undoable"),
-        Binding("x", "unlink", "Unlink", tooltip="Remove the dead link, keep its text; undoable"),
+        Binding("x", "unlink", "Unlink", show=False, tooltip="Remove the dead link, keep its text; undoable"),
         Binding("s", "set_type", "Type", tooltip="Set the page's type; undoable"),
         Binding("m", "merge", "Merge", tooltip="Merge the duplicate pair (asks first; cannot be undone)"),
         Binding("S", "split", "Split", show=False, tooltip="Split the page at its ## headings; undoable"),
@@ -459,7 +459,7 @@ class FindingsScreen(PaneScreen):
         n = len(self.findings)
         text = f" · “{self.text_filter}”" if self.text_filter else ""
         left.border_title = f"Findings · {n}{text}"
-        left.border_subtitle = f"{len(visible)} shown · checked in {self._elapsed():.1f} s" if n else ""
+        left.border_subtitle = f"{len(visible)} shown · enter opens · / filters" if n else ""
         if not n:
             self.show_message("No findings: the vault meets the quality bar.")
             self._show_finding(None)

@@ -61,6 +61,17 @@ def format_time(created: str, now: datetime | None = None) -> str:
     return when.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def absolute_time(created: str) -> str:
+    """``created`` (ISO 8601 UTC) as local date and time to the second."""
+    try:
+        when = datetime.fromisoformat(created)
+    except (TypeError, ValueError):
+        return created or ""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z").strip()
+
+
 class HistoryLoaded(Message):
     """The undo log was read: ``operations`` newest first (without changes)."""
 
@@ -84,6 +95,7 @@ class UndoTable(DataTable):
 
     HELP_TITLE = "operation list"
     BINDINGS = [
+        Binding("enter", "select_cursor", "Open page", tooltip="Show the operation's page in the graph pane"),
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
@@ -97,7 +109,8 @@ class UndoLogScreen(PaneScreen):
     AUTO_FOCUS = "#undo-table"
 
     BINDINGS = [
-        Binding("enter", "open_page", "Open page", tooltip="Show the operation's page in the graph pane"),
+        Binding("U", "app.redo", "Redo", tooltip="Redo the last undone operation"),
+        Binding("o", "open_page", "Open page", show=False, tooltip="Show the operation's page in the graph pane"),
         Binding("r", "reload", "Reload", show=False, tooltip="Read the undo log again"),
     ]
 
@@ -184,6 +197,8 @@ class UndoLogScreen(PaneScreen):
             )
             self._show(None)
             return
+        if self.focused is None:  # the table was hidden while the log was empty
+            table.focus()
         row = 0
         if keep is not None and any(op.id == keep for op in self.operations):
             row = table.get_row_index(str(keep))
@@ -241,7 +256,7 @@ class UndoLogScreen(PaneScreen):
                 "[$text-muted]$state · $when ($iso)[/]",
                 state="done" if op.state == "done" else "undone (U redoes it)",
                 when=format_time(op.created),
-                iso=op.created,
+                iso=absolute_time(op.created),
             ),
         ]
         for action in op.store_actions:
