@@ -56,7 +56,23 @@ def _indexed(rel: str, skipped: tuple[str, ...]) -> bool:
     return not (rel + "/").startswith(skipped) if skipped else True
 
 
-def _keys(link: Link) -> tuple[str, str]:
+def may_mention(links_json: str | None, keys: set[str]) -> bool:
+    """False only when no key occurs in the normalised stored link JSON
+    (a cheap pre-filter before decoding; ``"``, ``\\`` and control
+    characters are escaped in JSON, so keys holding them always pass)."""
+    if not links_json or links_json == "[]":
+        return False
+    if "\\" in links_json or any(('"' in k) or ("\\" in k) or any(ord(c) < 32 for c in k) for k in keys):
+        return True  # escapes in the JSON or the key: decode to be sure
+    folded = norm(links_json)
+    return any(k in folded for k in keys)
+
+
+def link_keys(link: Link) -> tuple[str, str]:
+    """(normalised last path segment without ``.md``, normalised whole
+    target): the only keys a :class:`Resolver` consults for this link — path,
+    path-suffix and file-name lookups key on the last segment, the
+    title/alias lookup on the whole target."""
     raw = norm(link.target.strip().replace("\\", "/"))
     base = raw.rsplit("/", 1)[-1]
     return (base[:-3] if base.endswith(".md") else base), raw
@@ -179,10 +195,10 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str]) -> SyncRepor
     recreated = set(removed) & {r["id"] for r in rows_added}
     if watch:
         for pid in old_pages:
-            if pid in files or pid not in new_names:
+            if pid in files or pid not in new_names or not may_mention(state[pid]["links"], watch):
                 continue
             for link in _links_from_json(state[pid]["links"]):
-                base, whole = _keys(link)
+                base, whole = link_keys(link)
                 if base in watch or whole in watch:
                     r0 = before.resolve(link.target, pid)
                     if r0 != after.resolve(link.target, pid) or r0.page in recreated:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
 from brainwork.errors import UserError
+from brainwork.index.incremental import link_keys, may_mention
 from brainwork.index.sync import _links_from_json  # the indexer's stored link JSON
 from brainwork.model import Link
 from brainwork.store import Store
@@ -94,6 +95,12 @@ class VaultLinks:
             got = _links_from_json(self.state[pid].get("links"))
             self._links[pid] = got
         return got
+
+    def may_mention(self, pid: str, keys: set[str]) -> bool:
+        """False when page ``pid``'s stored links certainly contain none of
+        ``keys`` (normalised, see :func:`watch_for`) — a substring test on
+        the stored JSON, so most pages need no decoding. True when unsure."""
+        return may_mention(self.state[pid].get("links"), keys)
 
     def names(self, pid: str) -> list[str]:
         row = self.state[pid]
@@ -363,16 +370,6 @@ class RelinkPlan:
     checks: list[_Check] = field(default_factory=list)
 
 
-def _watch_keys(link: Link) -> tuple[str, str]:
-    """(normalised last path segment without .md, normalised whole target):
-    the only keys a resolver consults for this link (see :func:`watch_for`)."""
-    raw = norm(link.target.strip().replace("\\", "/"))
-    base = raw.rsplit("/", 1)[-1]
-    if base.endswith(".md"):
-        base = base[:-3]
-    return base, raw
-
-
 def watch_for(ids, names) -> set[str]:
     """Keys under which a link's resolution can change when pages ``ids``
     appear, vanish or move and the names ``names`` (titles, aliases) are
@@ -418,14 +415,16 @@ def plan_relink(
     touched: set[str] = set(force_files)
     conflicts: list[LinkNote] = []
     for pid in vl.page_ids():
+        is_moved = pid in moved
+        if watch is not None and not is_moved and not vl.may_mention(pid, watch):
+            continue
         links = vl.links(pid)
         if not links:
             continue
         src_after = moved.get(pid, pid)
-        is_moved = pid in moved
         for link in links:
             if watch is not None and not is_moved:
-                base, whole = _watch_keys(link)
+                base, whole = link_keys(link)
                 if base not in watch and whole not in watch:
                     continue
             r0 = before.resolve(link.target, pid).page
