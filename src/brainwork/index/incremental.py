@@ -62,10 +62,14 @@ def may_mention(links_json: str | None, keys: set[str]) -> bool:
     characters are escaped in JSON, so keys holding them always pass)."""
     if not links_json or links_json == "[]":
         return False
-    if "\\" in links_json or any(('"' in k) or ("\\" in k) or any(ord(c) < 32 for c in k) for k in keys):
-        return True  # escapes in the JSON or the key: decode to be sure
-    folded = norm(links_json)
-    return any(k in folded for k in keys)
+    if "\\" in links_json:
+        return True  # escapes in the JSON: decode to be sure
+    # For ASCII text NFC is the identity and casefold() is lower().
+    folded = links_json.lower() if links_json.isascii() else norm(links_json)
+    for k in keys:
+        if k in folded or '"' in k or "\\" in k or not k.isprintable():
+            return True
+    return False
 
 
 def link_keys(link: Link) -> tuple[str, str]:
