@@ -179,15 +179,18 @@ def dead_link(ctx: Context) -> list[Finding]:
     suggestions: dict[str, list[tuple[str, float]]] = {}
     if names:
         queries = [utils.default_process(t.removesuffix(".md").rsplit("/", 1)[-1]) for t in targets]
-        scores = process.cdist(queries, names, scorer=fuzz.ratio, processor=None, dtype=np.uint8,
-                               score_cutoff=cutoff, workers=-1)
-        for t, row in zip(targets, scores):
-            best: dict[str, float] = {}
-            for j in np.flatnonzero(row):
-                s = float(row[j]) / 100
-                if s > best.get(owners[j], -1):
-                    best[owners[j]] = s
-            suggestions[t] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        # A score matrix of at most ~20 million cells at a time (20 MB), on every core.
+        step = max(1, 20_000_000 // len(names))
+        for start in range(0, len(queries), step):
+            scores = process.cdist(queries[start : start + step], names, scorer=fuzz.ratio, processor=None,
+                                   dtype=np.uint8, score_cutoff=cutoff, workers=-1)
+            for t, row in zip(targets[start : start + step], scores):
+                best: dict[str, float] = {}
+                for j in np.flatnonzero(row):
+                    s = float(row[j]) / 100
+                    if s > best.get(owners[j], -1):
+                        best[owners[j]] = s
+                suggestions[t] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
     out = []
     for r in rows:
         sugg = suggestions.get(r["target"], [])
