@@ -373,7 +373,7 @@ def _sync(config: Config, store: Store, paths: list[str]) -> None:
     re-indexed the whole vault before planning)."""
     from brainwork.index.incremental import sync_paths
 
-    sync_paths(config, store, paths)
+    sync_paths(config, store, paths, counts=False)
 
 
 def _finish(config: Config, store: Store, journal: dict, changes: list[FileChange]) -> Operation | None:
