@@ -43,7 +43,7 @@ from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import sync
 from brainwork.store import graph
 from brainwork.tui.commands import AppCommands, PageCommands
-from brainwork.tui import operations
+from brainwork.tui import learning, operations
 from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, VaultLoaded
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
@@ -88,6 +88,9 @@ class BrainworkApp(App[None]):
     background: reactive[tuple[str, int, int] | None] = reactive(None, init=False)
     #: Why the store cannot be used ("" when it can).
     store_error: reactive[str] = reactive("", init=False)
+    #: The embedding model for the status bar: None (not loaded), or
+    #: ``(text, lexical)`` — see :mod:`brainwork.tui.learning`.
+    embedder: reactive[tuple[str, bool] | None] = reactive(None, init=False)
 
     def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES):
         super().__init__()
@@ -341,6 +344,9 @@ class BrainworkApp(App[None]):
 
     def on_undo_state_read(self, message: operations.UndoStateRead) -> None:
         operations.set_undo_state(self, message.state)
+
+    def on_embedder_loaded(self, message: learning.EmbedderLoaded) -> None:
+        learning.embedder_loaded(self, message)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_pane" and isinstance(self.screen, ModalScreen):

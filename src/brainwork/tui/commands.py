@@ -2,7 +2,7 @@
 
 Titles are namespaced: ``page: …`` (any page, fuzzy over title, aliases
 and id with :class:`brainwork.analysis.search.PageSearch`), ``pane: …``,
-``theme: …``, ``filter: …``, ``graph: …``, ``index: …``, ``app: …``.
+``theme: …``, ``filter: …``, ``graph: …``, ``index: …``, ``learn: …``, ``app: …``.
 Typing a namespace (``theme:``) narrows the list to it.
 """
 
@@ -15,13 +15,15 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from brainwork.tui import learning
+
 if TYPE_CHECKING:
     from brainwork.tui.app import BrainworkApp
 
 #: Page hits shown per query.
 PAGE_HITS = 20
 
-NAMESPACES = ("page", "pane", "theme", "filter", "graph", "index", "app")
+NAMESPACES = ("page", "pane", "theme", "filter", "graph", "index", "learn", "app")
 
 
 def split_namespace(query: str) -> tuple[str | None, str]:
@@ -72,6 +74,9 @@ class AppCommands(Provider):
         ), True
         yield "index: re-index", "Sync the vault into the store now (ctrl+r)", app.action_reindex, True
         yield "index: parse errors", "List the files that could not be read", app.action_parse_errors, True
+        yield "learn: consolidate", "Cluster open corrections into candidate rules (c in Inbox/Rules)", partial(
+            learning.consolidate_command, app
+        ), True
         yield "app: help", "Every key binding of the app and this pane (?)", app.action_help, True
         yield "app: quit", "Leave the workbench (q)", app.exit, True
         for name in sorted(app.available_themes):

@@ -143,7 +143,7 @@ Keys greyed in the footer are unavailable right now (e.g. Back with no history).
 
 The command palette (`ctrl+p`) finds any page by fuzzy title, alias or id
 (`page: …`) and offers namespaced commands: `pane: …`, `theme: …`, `filter: …`,
-`graph: …`, `index: …`, `app: …`. Typing a namespace (`theme:`) narrows the list.
+`graph: …`, `index: …`, `learn: …`, `app: …`. Typing a namespace (`theme:`) narrows the list.
 """
 
 

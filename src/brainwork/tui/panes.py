@@ -31,7 +31,9 @@ from textual.screen import Screen
 
 from brainwork.tui.screens.findings import FindingsScreen
 from brainwork.tui.screens.graph import GraphScreen
+from brainwork.tui.screens.inbox import InboxScreen
 from brainwork.tui.screens.placeholder import PlaceholderScreen
+from brainwork.tui.screens.rules import RulesScreen
 from brainwork.tui.screens.undo_log import UndoLogScreen
 
 
@@ -54,16 +56,8 @@ PANES: tuple[Pane, ...] = (
     Pane("1", "graph", "Graph", GraphScreen),
     Pane("2", "findings", "Findings", FindingsScreen),
     Pane("3", "undo", "Undo log", UndoLogScreen),
-    Pane("4", "inbox", "Inbox", _coming(
-        "inbox", "Correction inbox",
-        "Open corrections newest first with wrong / correct / why, their task and cluster; "
-        "dismiss, link to a rule, or open the task's neighbourhood.",
-    )),
-    Pane("5", "rules", "Rules", _coming(
-        "rules", "Rule approval",
-        "Candidate rules with their evidence, editable draft text, approve / reject / supersede; "
-        "active rules with their effect, doctrine budget and pruning suggestions.",
-    )),
+    Pane("4", "inbox", "Inbox", InboxScreen),
+    Pane("5", "rules", "Rules", RulesScreen),
 )
 
 PANES_BY_ID: dict[str, Pane] = {p.id: p for p in PANES}

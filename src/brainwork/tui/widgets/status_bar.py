@@ -80,6 +80,16 @@ class StatusBar(Horizontal):
     StatusBar #status-work {
         color: $accent;
     }
+    StatusBar #status-model {
+        max-width: 60%;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        display: none;
+    }
+    StatusBar #status-model.-lexical {
+        color: $warning;
+        text-style: bold;
+    }
     StatusBar #status-error {
         width: 1fr;
         color: $error;
@@ -102,6 +112,7 @@ class StatusBar(Horizontal):
         yield Label(f"vault: {short_path(app.config.vault)}", id="status-vault")  # type: ignore[attr-defined]
         yield Label("", id="status-counts")
         yield Label("", id="status-error")
+        yield Label("", id="status-model")
         yield Label("", id="status-work")
         yield ProgressBar(total=None, show_eta=False, id="status-progress")
 
@@ -109,6 +120,7 @@ class StatusBar(Horizontal):
         self.watch(self.app, "counts", self._show_counts)
         self.watch(self.app, "background", self._show_work)
         self.watch(self.app, "store_error", self._show_error)
+        self.watch(self.app, "embedder", self._show_model)
 
     def _show_counts(self, counts: dict | None) -> None:
         self.query_one("#status-counts", Label).update(counts_content(counts))
@@ -118,6 +130,15 @@ class StatusBar(Horizontal):
         label.update(error)
         label.display = bool(error)
         self.query_one("#status-counts", Label).display = not error
+
+    def _show_model(self, state: tuple[str, bool] | None) -> None:
+        """The embedding model, shown only while it loads or when the lexical
+        fallback serves instead (see :mod:`brainwork.tui.learning`)."""
+        label = self.query_one("#status-model", Label)
+        text, lexical = state or ("", False)
+        label.display = bool(state) and (lexical or text.startswith("loading"))
+        label.set_class(lexical, "-lexical")
+        label.update(text)
 
     def _show_work(self, work: tuple[str, int, int] | None) -> None:
         """``work`` is ``(label, done, total)``; ``total`` 0 means unknown."""

@@ -1,0 +1,156 @@
+"""The correction inbox (issue 4 §8): unresolved corrections, newest first,
+with the task each came from and the cluster consolidation put it in; and
+dismissing one (undoable).
+
+What counts as *open* here: a correction whose status is ``open``,
+``clustered`` or missing — :data:`brainwork.learn.consolidate.UNRESOLVED`,
+the corrections the next consolidation pass reads. ``promoted`` (it is
+evidence of an active rule) and ``dismissed`` (a person withdrew it) are
+handled and leave the inbox.
+
+A correction's *cluster* is the cluster of the last consolidation pass that
+holds it (:func:`brainwork.learn.consolidate.cluster_of`); independently, the
+rules that list it as evidence (a candidate's ``evidence:``/``related:``, an
+active rule's ``promoted_from:``) are given, so hand-written candidates show
+their corrections even before the first pass.
+
+Nothing here imports Textual; the workbench and the CLI share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date
+
+from brainwork.config import Config
+from brainwork.errors import UserError
+from brainwork.learn.consolidate import UNRESOLVED, cluster_of
+from brainwork.learn.pagefile import Edits
+from brainwork.ops import changeset
+from brainwork.store import Store
+from brainwork.store import graph
+from brainwork.store import learning as q
+from brainwork.vault.edit import set_field
+
+
+@dataclass
+class InboxItem:
+    """One correction as the inbox shows it.
+
+    ``wrong``/``correct``/``why``: its three fields, each on one line (``""``
+    when missing); ``created``: ``YYYY-MM-DD`` text or None; ``tasks``:
+    ``[{"id", "title"}]`` of the tasks it corrects (usually one);
+    ``cluster``: the last pass's cluster dict (``corrections``, ``tasks``,
+    ``candidate``, ``similarity``, ``action``, ``rule``, ...; see
+    :meth:`brainwork.learn.consolidate.Cluster.to_json`) or None;
+    ``rules``: ``[{"id", "title", "status"}]`` of the rules listing it as
+    evidence.
+    """
+
+    id: str
+    path: str
+    title: str
+    status: str | None
+    created: str | None
+    wrong: str
+    correct: str
+    why: str
+    tasks: list[dict] = field(default_factory=list)
+    cluster: dict | None = None
+    rules: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _one_line(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    return " ".join(str(value).split())
+
+
+def _newest_first(item: InboxItem) -> tuple[str, str]:
+    return (item.created or "", item.id)
+
+
+def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
+    """The unresolved corrections (every correction with ``include_handled``),
+    newest first (``created`` descending, then id descending; undated last).
+    """
+    rows = q.corrections(store, None if include_handled else UNRESOLVED)
+    titles = {t["id"]: t["title"] for t in q.tasks(store)}
+    clusters = cluster_of(store)
+    rule_rows = {r["id"]: r for r in q.rules(store)}
+    evidence_of: dict[str, list[str]] = {}
+    for rule_id, corrs in q.rule_evidence(store).items():
+        for c in corrs:
+            evidence_of.setdefault(c, []).append(rule_id)
+    items = []
+    for r in rows:
+        f = r["fields"]
+        items.append(
+            InboxItem(
+                id=r["id"],
+                path=r["path"],
+                title=r["title"] or r["id"],
+                status=r["status"],
+                created=(str(r["created"])[:10] if r["created"] else None),
+                wrong=_one_line(f.get("wrong")),
+                correct=_one_line(f.get("correct")),
+                why=_one_line(f.get("why")),
+                tasks=[{"id": t, "title": titles.get(t) or t} for t in r["tasks"]],
+                cluster=clusters.get(r["id"]),
+                rules=[
+                    {"id": rid, "title": rule_rows[rid]["title"], "status": rule_rows[rid]["status"]}
+                    for rid in sorted(evidence_of.get(r["id"], ()))
+                    if rid in rule_rows
+                ],
+            )
+        )
+    dated = sorted((i for i in items if i.created), key=_newest_first, reverse=True)
+    undated = sorted((i for i in items if not i.created), key=lambda i: i.id, reverse=True)
+    return dated + undated
+
+
+def dismiss_correction(
+    config: Config,
+    store: Store,
+    name: str,
+    reason: str | None = None,
+    *,
+    today: str | date | None = None,
+) -> changeset.Operation:
+    """Dismiss correction ``name``: it was not a real lesson (a one-off, a
+    matter of taste, a mistake of the person). Its page gets ``status:
+    dismissed``, ``dismissed: DATE`` and, with ``reason``,
+    ``dismissed_reason:``; consolidation no longer reads it and rule effects
+    no longer count it. One undoable operation (kind ``dismiss-correction``).
+
+    Raises:
+        PageNotFound: no such page.
+        UserError: the page is not a correction, it is already promoted or
+            dismissed, or its file changed meanwhile.
+    """
+    cid = graph.find_page(store, name)
+    rows = {c["id"]: c for c in q.corrections(store)}
+    if cid not in rows:
+        raise UserError(f"{cid} is not a correction page (type: correction)")
+    corr = rows[cid]
+    if corr["status"] not in UNRESOLVED:
+        raise UserError(f"{cid} is already {corr['status']}; only open or clustered corrections can be dismissed")
+    day = today.isoformat() if isinstance(today, date) else (today or date.today().isoformat())
+    why = _one_line(reason)
+
+    def edit(text: str) -> str:
+        text = set_field(text, "status", "dismissed")
+        text = set_field(text, "dismissed", day)
+        return set_field(text, "dismissed_reason", why) if why else text
+
+    edits = Edits(config)
+    edits.edit(corr["path"], edit)
+    return changeset.apply(
+        config, store, "dismiss-correction", f"dismiss {cid}" + (f": {why}" if why else ""), edits.changes(),
+        details={"correction": cid, "reason": why},
+    )

@@ -1,0 +1,228 @@
+"""The learning loop in the workbench: the embedding model and consolidation.
+
+**The model** (:func:`ensure_embedder`). all-MiniLM-L6-v2 takes ~4 s to load
+(torch import), so it is loaded in a thread worker (group ``embedder``),
+started when a learning pane (Inbox, Rules) is first shown, never at
+start-up and never on the UI thread. While it loads the status bar says
+``loading embedding model…``; when the lexical fallback serves instead
+(:class:`brainwork.learn.embed.LexicalEmbedder`), the status bar says so in
+the warning colour and a notification gives the reason. The worker posts
+:class:`EmbedderLoaded` to the app, whose handler calls
+:func:`embedder_loaded` (sets ``app.embedder``, which the status bar
+watches, and runs whatever waited for the model).
+
+**Consolidation** (:func:`consolidate`, key ``c`` on the learning panes and
+``learn: consolidate`` in the palette). The model is made ready first
+(outside any store claim, so the other panes keep reading), then
+:func:`brainwork.learn.consolidate.consolidate` runs as a vault operation
+(:func:`brainwork.tui.operations.run_operation`: one at a time, after a
+running index sync, the store held exclusively because it embeds, writes
+candidate pages and records the pass) with its progress in the status bar
+(``consolidate…`` with a bar: embedded texts, then clusters drafted) and
+its phase posted to the learning panes (:class:`ConsolidationProgressed`).
+It is undoable like every operation (``u``); when it is done the app
+re-reads the vault, which refreshes both panes.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from textual.message import Message
+
+from brainwork.config import Config
+from brainwork.learn.embed import Embedder, get_embedder, loaded_embedder
+from brainwork.store import Store
+from brainwork.tui import operations
+
+if TYPE_CHECKING:
+    from brainwork.tui.app import BrainworkApp
+
+#: Ids of the learning panes (they hear of consolidation progress).
+LEARNING_PANES = ("inbox", "rules")
+#: Status-bar text while the model loads.
+LOADING = "loading embedding model…"
+#: Progress messages are coalesced to at most one per this many seconds.
+PROGRESS_INTERVAL = 0.1
+
+
+class EmbedderLoaded(Message):
+    """The embedder is ready (posted to the app). ``status`` is
+    :attr:`brainwork.learn.embed.Embedder.status`; ``lexical`` True when the
+    lexical fallback serves; ``reason`` why (None for the real model)."""
+
+    def __init__(self, status: str, lexical: bool, reason: str | None):
+        super().__init__()
+        self.status = status
+        self.lexical = lexical
+        self.reason = reason
+
+
+class ConsolidationProgressed(Message):
+    """Consolidation advanced (posted to the learning panes): ``done`` of
+    ``total`` in ``phase`` (``embedding``, ``clustering``, ``drafting``,
+    ``writing``)."""
+
+    def __init__(self, done: int, total: int, phase: str):
+        super().__init__()
+        self.done = done
+        self.total = total
+        self.phase = phase
+
+
+@dataclass
+class _AppState:
+    waiting: list[Callable[[], None]] = field(default_factory=list)
+    notified: bool = False
+
+
+_STATE: "weakref.WeakKeyDictionary[BrainworkApp, _AppState]" = weakref.WeakKeyDictionary()
+
+
+def _state(app: "BrainworkApp") -> _AppState:
+    state = _STATE.get(app)
+    if state is None:
+        state = _STATE[app] = _AppState()
+    return state
+
+
+# -- the model ---------------------------------------------------------------------
+def load_embedder(app: "BrainworkApp") -> Embedder:
+    """Get the embedder (loading it on this worker thread if needed) and tell
+    the app. Call from a thread worker only."""
+    already = loaded_embedder(app.config)
+    emb = already or get_embedder(app.config)
+    if already is None or app.embedder is None or app.embedder[0] == LOADING:
+        app.post_message(EmbedderLoaded(emb.status, emb.lexical, emb.reason))
+    return emb
+
+
+def ensure_embedder(app: "BrainworkApp", then: Callable[[], None] | None = None) -> None:
+    """Make the embedder ready without blocking: if it is loaded, run ``then``
+    now; else start the ``embedder`` worker (once) and run ``then`` on the UI
+    thread when it is ready."""
+    emb = loaded_embedder(app.config)
+    if emb is not None:
+        if app.embedder is None or app.embedder[0] == LOADING:
+            _set_status(app, emb.status, emb.lexical, emb.reason)
+        if then is not None:
+            then()
+        return
+    if then is not None:
+        _state(app).waiting.append(then)
+    if any(w.group == "embedder" and not w.is_finished for w in app.workers):
+        return
+    app.embedder = (LOADING, False)
+    app.run_worker(
+        lambda: load_embedder(app), name="load embedding model", group="embedder", thread=True, exit_on_error=False
+    )
+
+
+def embedder_loaded(app: "BrainworkApp", message: EmbedderLoaded) -> None:
+    """The app's answer to :class:`EmbedderLoaded`."""
+    _set_status(app, message.status, message.lexical, message.reason)
+    waiting, _state(app).waiting = _state(app).waiting, []
+    for fn in waiting:
+        fn()
+
+
+def _set_status(app: "BrainworkApp", status: str, lexical: bool, reason: str | None) -> None:
+    app.embedder = (status, lexical)
+    state = _state(app)
+    if lexical and not state.notified:
+        state.notified = True
+        app.notify(
+            f"The embedding model is not in use: {reason or 'lexical embeddings were asked for'}. "
+            "Similarities (clusters, rule effects, recall) come from word overlap instead of meaning.",
+            title="Lexical embeddings",
+            severity="warning",
+            timeout=20,
+        )
+
+
+# -- consolidation -------------------------------------------------------------------
+def is_consolidating(app: "BrainworkApp") -> bool:
+    """True while a consolidation waits for the model or runs."""
+    return any(w.group == operations.GROUP and w.name == "consolidate" and not w.is_finished for w in app.workers) or (
+        _state(app).waiting and any(getattr(fn, "consolidation", False) for fn in _state(app).waiting)
+    )
+
+
+def describe_report(report) -> str:
+    """One line for the notification after a pass."""
+    n = len(report.clusters)
+    made = report.candidates_created
+    text = (
+        f"Read {report.read} unresolved correction{'s' if report.read != 1 else ''} ({report.new} new): "
+        f"{n} cluster{'s' if n != 1 else ''}, {made} new candidate rule{'s' if made != 1 else ''}"
+    )
+    if report.suppressed:
+        text += f", {len(report.suppressed)} not proposed again (rejected before)"
+    return text + (".  (u undoes)" if report.operation is not None else ".")
+
+
+def consolidate(app: "BrainworkApp") -> None:
+    """Run a consolidation pass (see the module doc); a second request while
+    one runs is refused with a notification."""
+    if is_consolidating(app) or operations.is_running(app):
+        app.notify("A consolidation or another operation is still running.", title="Consolidate", severity="warning")
+        return
+    if not app.store.is_open:
+        app.notify("The store is not open yet.", title="Consolidate", severity="warning")
+        return
+
+    def start() -> None:
+        _run_consolidation(app)
+
+    start.consolidation = True  # type: ignore[attr-defined]
+    for pane_id in LEARNING_PANES:
+        screen = app.pane_screen(pane_id)
+        if screen is not None:
+            screen.post_message(ConsolidationProgressed(0, 0, "loading the model" if loaded_embedder(app.config) is None else "starting"))
+    ensure_embedder(app, then=start)
+
+
+def _run_consolidation(app: "BrainworkApp") -> None:
+    from brainwork.learn.consolidate import consolidate as run_pass
+
+    def fn(config: Config, store: Store):
+        last = [0.0]
+
+        def progress(done: int, total: int, phase: str) -> None:
+            now = time.monotonic()
+            if now - last[0] < PROGRESS_INTERVAL and done != total:
+                return
+            last[0] = now
+            # Synchronous, so it cannot land after the operation's end clears the bar.
+            app.call_from_thread(setattr, app, "background", ("consolidate…", done, total))
+            for pane_id in LEARNING_PANES:
+                screen = app.pane_screen(pane_id)
+                if screen is not None:
+                    screen.post_message(ConsolidationProgressed(done, total, phase))
+
+        try:
+            return run_pass(config, store, progress=progress)
+        finally:
+            # Posted before the operation's end: the panes drop their phase line.
+            for pane_id in LEARNING_PANES:
+                screen = app.pane_screen(pane_id)
+                if screen is not None:
+                    screen.post_message(ConsolidationProgressed(0, 0, ""))
+
+    worker = operations.run_operation(app, "consolidate", fn, message=describe_report)
+    if worker is None:
+        for pane_id in LEARNING_PANES:
+            screen = app.pane_screen(pane_id)
+            if screen is not None:
+                screen.post_message(ConsolidationProgressed(0, 0, ""))
+
+
+def consolidate_command(app: "BrainworkApp") -> None:
+    """The palette's ``learn: consolidate``: shows the Rules pane unless a
+    learning pane is showing, then consolidates."""
+    if app.current_mode not in LEARNING_PANES:
+        app.switch_pane("rules")
+    consolidate(app)

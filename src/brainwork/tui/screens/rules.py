@@ -1,0 +1,780 @@
+"""The rule approval pane (pane 5): candidates to decide, active rules and
+what they cost and achieve.
+
+Left: the rules by status — candidates first (they wait for a decision),
+then active rules (doctrine order), then retired and rejected ones — and
+under them the doctrine's size against its budget and the pruning
+suggestions (:mod:`brainwork.learn.prune`: overlapping rules to merge,
+stale rules to retire).
+
+Right: the highlighted rule. Its text is editable in place (``e``; ``esc``
+returns to the list; the edit is kept until approved or undone with
+``ctrl+z`` in the box). For a candidate: its evidence — each correction with
+its task, date, status and cosine similarity to the rule — and the
+cluster's similarity (from the last consolidation, else the mean pairwise
+similarity of its corrections). For an active rule: a small chart of
+corrections per task before and after it became active
+(:func:`brainwork.learn.effect.rule_effects`) with the numbers, and its
+size in the doctrine (tokens, share of the doctrine and of the budget).
+
+Keys (one each): ``a`` approve (with the edited text if changed; a
+candidate's ``proposed_supersedes`` is honoured, as ``brainwork approve``
+does), ``r`` reject (asks the reason), ``s`` approve superseding an older
+active rule (pick it), ``R`` retire an active rule (asks an optional
+reason), ``c`` consolidate, ``o`` open the rule in the graph pane,
+``enter`` on an evidence row opens that correction's task. Every decision
+is a vault operation (undo with ``u``).
+
+Reads run in one thread worker (group ``rules``): figures come from the
+embeddings cache; pages never embedded (a fresh vault) are embedded first
+with the model loaded in that worker (the store is held exclusively only
+for writing the vectors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from brainwork.config import Config
+from brainwork.learn import embed
+from brainwork.learn.consolidate import cluster_of
+from brainwork.learn.rules import approve, list_rules, overview, reject, retire
+from brainwork.learn.similarity import mean_pairwise
+from brainwork.store import Store
+from brainwork.store import learning as q
+from brainwork.tui import learning, operations
+from brainwork.tui.modals.pick_rule import PickRuleScreen
+from brainwork.tui.modals.reason import ReasonScreen
+from brainwork.tui.screens.base import PaneScreen
+from brainwork.tui.widgets.effect_chart import EffectChart, effect_title
+from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
+
+#: Order of the status groups in the list, with their headings.
+GROUPS = (("candidate", "Candidates"), ("active", "Active"), ("retired", "Retired"), ("rejected", "Rejected"))
+
+
+@dataclass
+class RulesView:
+    """Everything the pane shows, read in one worker.
+
+    ``rules``: :func:`brainwork.learn.rules.overview` items by id (rule
+    fields, effect figures, ``doctrine_tokens``); ``order``: ids in list
+    order; ``pruning``/``doctrine``: as ``overview`` returns them;
+    ``evidence``: per rule, ``[{"id", "title", "created", "status",
+    "tasks": [{"id", "title"}], "similarity"}]`` (similarity: cosine of the
+    correction to the rule page, None without vectors); ``cluster``: per
+    rule, ``(similarity, source)`` with source ``"last consolidation"`` or
+    ``"mean of its corrections"``; ``embedded``: pages embedded for this read.
+    """
+
+    rules: dict[str, dict]
+    order: list[str]
+    pruning: list[dict]
+    doctrine: dict
+    evidence: dict[str, list[dict]] = field(default_factory=dict)
+    cluster: dict[str, tuple[float, str]] = field(default_factory=dict)
+    embedded: int = 0
+
+
+def _needed_ids(store: Store) -> list[str]:
+    """Pages whose vectors the pane's figures use: tasks, live rules and
+    their evidence corrections."""
+    ids = {t["id"] for t in q.tasks(store)}
+    for r in q.rules(store):
+        if r["status"] in ("candidate", "active"):
+            ids.add(r["id"])
+            ids.update(r["evidence"])
+    return sorted(ids)
+
+
+def missing_vectors(store: Store) -> list[str]:
+    """Of :func:`_needed_ids`, the pages without a cached vector."""
+    ids = _needed_ids(store)
+    have = embed.vectors(store, ids)
+    return [i for i in ids if i not in have]
+
+
+def read_rules_view(config: Config, store: Store, today: str | None = None) -> RulesView:
+    """Read the pane's data (no writes; vectors come from the cache).
+
+    ``today``: the date pruning counts staleness to (default: today).
+    """
+    data = overview(config, store, today=today)
+    by_id = {r["id"]: r for r in data["rules"]}
+    order: list[str] = []
+    for status, _ in GROUPS:
+        group = [r for r in data["rules"] if r["status"] == status]
+        if status == "active":
+            group.sort(key=lambda r: (r["activated"] or "", r["id"]))
+        elif status == "candidate":
+            group.sort(key=lambda r: (r["created"] or "", r["id"]), reverse=True)
+        order += [r["id"] for r in group]
+    order += [r["id"] for r in data["rules"] if r["id"] not in order]
+    corrections = {c["id"]: c for c in q.corrections(store)}
+    titles = {t["id"]: t["title"] for t in q.tasks(store)}
+    live = [r for r in data["rules"] if r["status"] in ("candidate", "active")]
+    wanted = {r["id"] for r in live} | {c for r in live for c in r["evidence"]}
+    vecs = embed.vectors(store, sorted(wanted)) if wanted else {}
+    clusters = {}
+    for cl in (cluster_of(store) or {}).values():
+        key = cl.get("candidate") or (cl.get("rule") if cl.get("action") != "evidence" else None)
+        if key:
+            clusters[key] = float(cl.get("similarity") or 0.0)
+    view = RulesView(by_id, order, data["pruning"], data["doctrine"])
+    for r in live:
+        rv = vecs.get(r["id"])
+        rows = []
+        for cid in r["evidence"]:
+            c = corrections.get(cid)
+            cv = vecs.get(cid)
+            sim = float(cv @ rv) if cv is not None and rv is not None else None
+            rows.append({
+                "id": cid,
+                "title": (c["title"] if c else cid),
+                "created": (str(c["created"])[:10] if c and c["created"] else None),
+                "status": c["status"] if c else None,
+                "tasks": [{"id": t, "title": titles.get(t) or t} for t in (c["tasks"] if c else [])],
+                "similarity": sim,
+            })
+        rows.sort(key=lambda x: (x["created"] or "", x["id"]), reverse=True)
+        view.evidence[r["id"]] = rows
+        if r["id"] in clusters:
+            view.cluster[r["id"]] = (clusters[r["id"]], "last consolidation")
+        else:
+            mat = [vecs[c] for c in r["evidence"] if c in vecs]
+            if len(mat) >= 2:
+                view.cluster[r["id"]] = (mean_pairwise(np.stack(mat)), "mean of its corrections")
+    return view
+
+
+class RulesLoaded(Message):
+    """The pane's data was read (``view``), or reading failed softly (``note``)."""
+
+    def __init__(self, request_id: int, view: RulesView):
+        super().__init__()
+        self.request_id = request_id
+        self.view = view
+
+
+class RulesProgressed(Message):
+    """Reading needs pages embedded first: ``text`` says what is happening."""
+
+    def __init__(self, request_id: int, text: str):
+        super().__init__()
+        self.request_id = request_id
+        self.text = text
+
+
+def short_id(page_id: str) -> str:
+    return page_id.rsplit("/", 1)[-1]
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _per_task(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def effect_numbers(rule: dict) -> Text:
+    """The numbers beside the effect chart (corrections per task, counts, verdict)."""
+    text = Text()
+    if not rule.get("tasks_before") and not rule.get("tasks_after"):
+        text.append("No dated task of its class\nyet: nothing to compare.", style="dim")
+        return text
+    text.append("Corrections per task\n", style="bold")
+    text.append(f"before  {_per_task(rule['before'])}")
+    text.append(f"  {rule['corrections_before']} in {_n(rule['tasks_before'], 'task')}\n", style="dim")
+    text.append(f"after   {_per_task(rule['after'])}")
+    text.append(f"  {rule['corrections_after']} in {_n(rule['tasks_after'], 'task')}\n", style="dim")
+    helped = rule.get("helped")
+    change = effect_title(rule.get("before"), rule.get("after")).partition(": ")[2]
+    if helped is True:
+        text.append(f"{change + ': ' if change else ''}helped", style="bold green")
+    elif helped is False:
+        text.append(f"{change + ': ' if change else ''}did not help", style="bold red")
+    else:
+        text.append("nothing to compare yet", style="dim")
+    text.append(f"\nactive since {rule.get('activated') or '?'}", style="dim")
+    return text
+
+
+def doctrine_share(rule: dict, doctrine: dict) -> str:
+    """``123 tokens · 42% of the doctrine · 8% of the 1,500 budget``."""
+    tokens = rule.get("doctrine_tokens")
+    if tokens is None:
+        return ""
+    total = doctrine.get("tokens") or 0
+    budget = doctrine.get("budget") or 0
+    parts = [f"{tokens} tokens"]
+    if total:
+        parts.append(f"{tokens / total:.0%} of the doctrine")
+    if budget:
+        parts.append(f"{tokens / budget:.0%} of the {budget:,} budget")
+    return " · ".join(parts)
+
+
+def doctrine_summary(view: RulesView) -> Text:
+    """The doctrine's size and the pruning suggestions, for the list's foot."""
+    d = view.doctrine
+    active = sum(1 for r in view.rules.values() if r["status"] == "active")
+    text = Text()
+    text.append("Doctrine  ", style="bold")
+    share = f" ({d['tokens'] / d['budget']:.0%})" if d.get("budget") else ""
+    text.append(f"{d['tokens']:,} / {d['budget']:,} tokens{share}\n", style="bold red" if d.get("over_budget") else "")
+    text.append(f"          {_n(active, 'active rule')}\n", style="dim")
+    if d.get("over_budget"):
+        text.append("over budget: tighten, merge or retire rules\n", style="red")
+    text.append("Pruning   ", style="bold")
+    if not view.pruning:
+        text.append("nothing to prune", style="dim")
+    for s in view.pruning:
+        if s["kind"] == "merge":
+            a, b = s["rules"]
+            text.append(f"\n• merge {short_id(a)} and {short_id(b)} (similarity {s['similarity']:.2f})")
+        else:
+            text.append(f"\n• retire {short_id(s['rules'][0])}: quiet for {s['days']} days (R)")
+    return text
+
+
+class RuleList(OptionList):
+    """The rules, grouped by status (option ids are rule ids)."""
+
+    HELP_TITLE = "rule list"
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+
+#: The evidence table's columns (``sim``: cosine of the correction to the rule).
+EVIDENCE_COLUMNS = (
+    ColumnSpec("created", "created", width=10),
+    ColumnSpec("title", "correction", weight=60, minimum=16),
+    ColumnSpec("task", "task", weight=40, minimum=12),
+    ColumnSpec("sim", "sim", width=4),
+    ColumnSpec("status", "status", width=9),
+)
+
+
+class EvidenceTable(FittedTable):
+    """A rule's evidence corrections (row keys are correction ids)."""
+
+    HELP_TITLE = "evidence list"
+
+
+class RuleText(TextArea):
+    """The rule's text, editable for candidates."""
+
+    HELP_TITLE = "rule text"
+
+
+class RulesScreen(PaneScreen):
+    """Rule approval (pane 5)."""
+
+    PANE_ID = "rules"
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    AUTO_FOCUS = "#rule-list"
+    #: The date decisions are recorded with and pruning counts to (None:
+    #: today). Tests set it so snapshots do not age.
+    TODAY: str | None = None
+
+    BINDINGS = [
+        Binding("a", "approve", "Approve", tooltip="Make the candidate active doctrine (with the edited text)"),
+        Binding("e", "edit", "Edit text", tooltip="Edit the candidate's rule text in place (esc: back to the list)"),
+        Binding("r", "reject", "Reject", tooltip="Reject the candidate (asks the reason; u undoes)"),
+        Binding("s", "supersede", "Supersede", tooltip="Approve the candidate as replacing an older active rule"),
+        Binding("R", "retire", "Retire", tooltip="Retire an active rule (it leaves the doctrine)"),
+        Binding("c", "consolidate", "Consolidate", tooltip="Cluster open corrections and draft candidate rules"),
+        Binding("o", "open_rule", "Open in graph", show=False, tooltip="Show the rule's page in the graph pane"),
+        Binding("escape", "leave_text", "Back to the list", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view: RulesView | None = None
+        #: Edited rule texts not yet approved, by rule id.
+        self.edits: dict[str, str] = {}
+        self.current: str | None = None
+        self._request = 0
+        self._phase = ""
+        self._showing_text_of: str | None = None
+
+    # -- layout -------------------------------------------------------------------
+    def compose_body(self) -> Iterable[Widget]:
+        with Horizontal(id="rules-body"):
+            with Vertical(id="rules-left"):
+                yield RuleList(id="rule-list")
+                yield Static("", id="rules-doctrine")
+            with Vertical(id="rule-detail"):
+                yield Static("", id="rule-message")
+                with VerticalScroll(id="rule-top"):
+                    yield Static("", id="rule-head")
+                    yield RuleText("", id="rule-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+                    yield Static("", id="rule-meta")
+                    with Horizontal(id="rule-effect"):
+                        yield EffectChart(id="effect-chart")
+                        yield Static("", id="effect-numbers")
+                yield Static("", id="evidence-head")
+                yield EvidenceTable(EVIDENCE_COLUMNS, id="evidence-table")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#rules-left").border_title = "Rules"
+        self.watch(self.app, "background", self._background_changed)
+        self._message("Reading the rules…")
+        self.load()
+        learning.ensure_embedder(self.app)
+        self.query_one(RuleList).focus()
+
+    def on_vault_changed(self) -> None:
+        self.load()
+
+    # -- reading ------------------------------------------------------------------
+    def load(self) -> None:
+        """Re-read rules, effects, doctrine and pruning in a worker."""
+        if not self.app.store.is_open:
+            return
+        self._request += 1
+        self._read(self._request)
+
+    @work(thread=True, group="rules", exclusive=True, exit_on_error=False)
+    def _read(self, request_id: int) -> None:
+        worker = get_current_worker()
+        app = self.app
+        with app.store.use() as store:
+            missing = missing_vectors(store)
+        embedded = 0
+        if missing and not worker.is_cancelled:
+            if embed.loaded_embedder(app.config) is None:
+                self.post_message(RulesProgressed(request_id, f"Loading the embedding model to embed {_n(len(missing), 'page')}…"))
+            emb = learning.load_embedder(app)
+            self.post_message(RulesProgressed(request_id, f"Embedding {_n(len(missing), 'page')} ({emb.name})…"))
+            operations._wait_for_index(app)
+            with app.store.exclusive() as store:
+                embedded = embed.embed_pages(app.config, store, ids=missing, embedder=emb)
+        if worker.is_cancelled:
+            return
+        with app.store.use() as store:
+            view = read_rules_view(app.config, store, self.TODAY)
+        view.embedded = embedded
+        if not worker.is_cancelled:
+            self.post_message(RulesLoaded(request_id, view))
+
+    def on_rules_progressed(self, message: RulesProgressed) -> None:
+        if message.request_id == self._request and self.view is None:
+            self._message(message.text)
+
+    def on_rules_loaded(self, message: RulesLoaded) -> None:
+        if message.request_id != self._request:
+            return
+        view = self.view = message.view
+        # Keep edits only for rules that are still candidates.
+        self.edits = {k: v for k, v in self.edits.items() if view.rules.get(k, {}).get("status") == "candidate"}
+        rule_list = self.query_one(RuleList)
+        keep = self.current
+        rule_list.clear_options()
+        options: list[Option] = []
+        for status, heading in GROUPS:
+            ids = [i for i in view.order if view.rules[i]["status"] == status]
+            if not ids:
+                continue
+            options.append(Option(Content.from_markup(f"[b $accent]{heading}[/] [$text-muted]({len(ids)})[/]"), disabled=True))
+            for rid in ids:
+                options.append(Option(self._prompt(view.rules[rid]), id=rid))
+        others = [i for i in view.order if view.rules[i]["status"] not in dict(GROUPS)]
+        if others:
+            options.append(Option(Content.from_markup(f"[b $accent]Other[/] [$text-muted]({len(others)})[/]"), disabled=True))
+            options += [Option(self._prompt(view.rules[i]), id=i) for i in others]
+        rule_list.add_options(options)
+        self.query_one("#rules-doctrine", Static).update(doctrine_summary(view))
+        left = self.query_one("#rules-left")
+        cands = sum(1 for r in view.rules.values() if r["status"] == "candidate")
+        left.border_title = f"Rules · {_n(cands, 'candidate')}"
+        self._update_subtitle()
+        if not view.order:
+            self._message(
+                "No rule pages yet. Candidates are drafted by consolidation (c) from corrections that "
+                "recur in different tasks; approve them here to make them doctrine."
+            )
+            self.current = None
+            self.refresh_bindings()
+            return
+        target = keep if keep in view.rules else next(
+            (i for i in view.order if view.rules[i]["status"] == "candidate"), view.order[0]
+        )
+        rule_list.highlighted = rule_list.get_option_index(target)
+        self._show_rule(target)
+
+    def _prompt(self, rule: dict) -> Content:
+        title = rule["title"] or rule["id"]
+        if rule["status"] == "candidate":
+            extra = _n(len(rule["evidence"]), "correction")
+            if rule["id"] in self.edits:
+                extra += " · edited"
+        elif rule["status"] == "active":
+            if rule.get("helped") is True:
+                extra = f"helped · {_per_task(rule['before'])}→{_per_task(rule['after'])}"
+            elif rule.get("helped") is False:
+                extra = f"no effect · {_per_task(rule['before'])}→{_per_task(rule['after'])}"
+            else:
+                extra = "no comparison yet"
+        elif rule["status"] == "retired":
+            extra = f"retired {rule['retired']}" if rule.get("retired") else ""
+        elif rule["status"] == "rejected":
+            extra = rule.get("rejected_reason") or ""
+        else:
+            extra = rule["status"] or "no status"
+        if not extra:
+            return Content(title)
+        if len(extra) > 60:
+            extra = extra[:59] + "…"
+        return Content.from_markup("$title\n[$text-muted]  $extra[/]", title=title, extra=extra)
+
+    def _message(self, text: str) -> None:
+        message = self.query_one("#rule-message", Static)
+        message.update(text)
+        message.display = True
+        for wid in ("#rule-top", "#evidence-head", "#evidence-table"):
+            self.query_one(wid).display = False
+
+    def _update_subtitle(self) -> None:
+        left = self.query_one("#rules-left")
+        left.border_subtitle = self._phase or "c consolidates"
+
+    # -- the highlighted rule -------------------------------------------------------
+    @on(OptionList.OptionHighlighted, "#rule-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id and event.option.id != self.current:
+            self._show_rule(event.option.id)
+
+    @on(OptionList.OptionSelected, "#rule-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id and self.rule_is("candidate"):
+            self.action_edit()
+
+    @property
+    def rule(self) -> dict | None:
+        """The highlighted rule's overview item."""
+        if self.view is None or self.current is None:
+            return None
+        return self.view.rules.get(self.current)
+
+    def rule_is(self, status: str) -> bool:
+        rule = self.rule
+        return rule is not None and rule["status"] == status
+
+    def _show_rule(self, rule_id: str) -> None:
+        view = self.view
+        if view is None or rule_id not in view.rules:
+            return
+        self.current = rule_id
+        rule = view.rules[rule_id]
+        self.query_one("#rule-message").display = False
+        for wid in ("#rule-top",):
+            self.query_one(wid).display = True
+        detail = self.query_one("#rule-detail")
+        detail.border_title = f"{rule_id} · {rule['status'] or 'no status'}"
+
+        head = Text(rule["title"] or rule_id, style="bold")
+        dates = [f"created {rule['created']}" if rule.get("created") else ""]
+        if rule.get("activated"):
+            dates.append(f"active since {rule['activated']}")
+        if rule.get("retired"):
+            dates.append(f"retired {rule['retired']}")
+        if rule["status"] == "candidate":
+            dates.append(_n(len(rule["evidence"]), "correction"))
+        dates = [d for d in dates if d]
+        if dates:
+            head.append("\n" + " · ".join(dates), style="dim")
+        self.query_one("#rule-head", Static).update(head)
+
+        box = self.query_one(RuleText)
+        candidate = rule["status"] == "candidate"
+        original = rule["text"] or ""
+        self._showing_text_of = None  # changes below are not edits
+        box.load_text(self.edits.get(rule_id, original))
+        box.read_only = not candidate
+        self._showing_text_of = rule_id
+        self._text_title()
+
+        self.query_one("#rule-meta", Static).update(self._meta(rule))
+        effect = self.query_one("#rule-effect")
+        if rule["status"] == "active":
+            effect.display = True
+            self.query_one(EffectChart).show_effect(
+                rule["before"], rule["after"], rule["tasks_before"] or 0, rule["tasks_after"] or 0, rule["helped"]
+            )
+            self.query_one("#effect-numbers", Static).update(effect_numbers(rule))
+        else:
+            effect.display = False
+            self.query_one(EffectChart).clear_effect()
+        self._show_evidence(rule)
+        self.refresh_bindings()
+
+    def _text_title(self) -> None:
+        box = self.query_one(RuleText)
+        rule = self.rule
+        if rule is None:
+            return
+        if rule["status"] != "candidate":
+            box.border_title = "rule"
+            box.border_subtitle = ""
+        elif self.current in self.edits:
+            box.border_title = "rule text · edited"
+            box.border_subtitle = "a approves this text · ctrl+z undoes the edit"
+        else:
+            box.border_title = "rule text"
+            box.border_subtitle = "e edits · esc back to the list"
+
+    def _meta(self, rule: dict) -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(width=10, no_wrap=True, style="bold")
+        table.add_column()
+        if rule.get("why"):
+            table.add_row("Why", Text(rule["why"]))
+        if rule.get("apply"):
+            table.add_row("Applies to", Text(rule["apply"]))
+        if rule.get("proposed_supersedes"):
+            table.add_row("Replaces", Text(f"{rule['proposed_supersedes']} (proposed: a approves and retires it)", style="yellow"))
+        if rule.get("supersedes"):
+            table.add_row("Supersedes", Text(", ".join(rule["supersedes"])))
+        if rule.get("superseded_by"):
+            table.add_row("Replaced by", Text(", ".join(rule["superseded_by"])))
+        if rule.get("rejected_reason"):
+            table.add_row("Rejected", Text(rule["rejected_reason"]))
+        if rule["status"] == "active" and rule.get("doctrine_tokens") is not None:
+            table.add_row("Doctrine", Text(doctrine_share(rule, self.view.doctrine if self.view else {})))
+        return table
+
+    def _show_evidence(self, rule: dict) -> None:
+        view = self.view
+        head = self.query_one("#evidence-head", Static)
+        table = self.query_one(EvidenceTable)
+        rows = view.evidence.get(rule["id"], []) if view else []
+        if rule["status"] not in ("candidate", "active") and not rows:
+            head.display = False
+            table.display = False
+            return
+        head.display = True
+        table.display = bool(rows)
+        tasks = {t["id"] for r in rows for t in r["tasks"]}
+        text = Text()
+        text.append("Evidence ", style="bold")
+        if not rows:
+            text.append("none recorded", style="dim")
+        else:
+            text.append(f"{_n(len(rows), 'correction')} from {_n(len(tasks), 'task')}")
+            sim = view.cluster.get(rule["id"]) if view else None
+            if sim is not None:
+                text.append(f" · similarity {sim[0]:.2f} ", style="")
+                text.append("(last consolidation)" if sim[1] == "last consolidation" else "(pairwise mean)", style="dim")
+        head.update(text)
+        table.set_rows([
+            (r["id"], (
+                Text(r["created"] or "—"),
+                Text(r["title"], overflow="ellipsis", no_wrap=True),
+                Text(r["tasks"][0]["title"] if r["tasks"] else "—", style="dim", overflow="ellipsis", no_wrap=True),
+                Text("—" if r["similarity"] is None else f"{r['similarity']:.2f}"),
+                Text(r["status"] or "", style="dim"),
+            ))
+            for r in rows
+        ])
+
+    @on(DataTable.RowSelected, "#evidence-table")
+    def _evidence_selected(self, event: DataTable.RowSelected) -> None:
+        rows = self.view.evidence.get(self.current or "", []) if self.view else []
+        row = event.cursor_row
+        if 0 <= row < len(rows):
+            r = rows[row]
+            self.app.open_page(r["tasks"][0]["id"] if r["tasks"] else r["id"])
+
+    @on(TextArea.Changed, "#rule-text")
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        rid = self._showing_text_of
+        rule = self.rule
+        if rid is None or rule is None or rid != self.current or rule["status"] != "candidate":
+            return
+        text = event.text_area.text
+        if " ".join(text.split()) == " ".join((rule["text"] or "").split()):
+            self.edits.pop(rid, None)
+        else:
+            self.edits[rid] = text
+        self._text_title()
+        rule_list = self.query_one(RuleList)
+        try:
+            rule_list.replace_option_prompt(rid, self._prompt(rule))
+        except Exception:  # the list is being rebuilt
+            pass
+
+    # -- actions ------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("approve", "reject", "supersede", "edit"):
+            return True if self.rule_is("candidate") else None
+        if action == "retire":
+            return True if self.rule_is("active") else None
+        if action == "open_rule":
+            return True if self.rule is not None else None
+        if action == "consolidate":
+            return True if self.app.store.is_open else None
+        if action == "leave_text":
+            return True if isinstance(self.focused, TextArea) else False
+        return True
+
+    def action_edit(self) -> None:
+        if self.rule_is("candidate"):
+            box = self.query_one(RuleText)
+            box.focus()
+            box.move_cursor(box.document.end)
+
+    def action_leave_text(self) -> None:
+        self.query_one(RuleList).focus()
+
+    def action_open_rule(self) -> None:
+        if self.current:
+            self.app.open_page(self.current)
+
+    def action_consolidate(self) -> None:
+        learning.consolidate(self.app)
+
+    def _edited_text(self) -> str | None:
+        text = self.edits.get(self.current or "")
+        return " ".join(text.split()) if text is not None else None
+
+    def action_approve(self) -> None:
+        rule = self.rule
+        if rule is None or rule["status"] != "candidate":
+            return
+        rid, text, today = rule["id"], self._edited_text(), self.TODAY
+        if text is not None and not text:
+            self.notify("The rule text is empty; write the rule or undo the edit (ctrl+z).", title="Approve", severity="warning")
+            return
+        operations.run_operation(
+            self.app, "approve rule",
+            lambda config, store: approve(config, store, rid, text=text, today=today),
+            message=self._decided,
+        )
+        self.query_one(RuleList).focus()
+
+    def action_supersede(self) -> None:
+        rule = self.rule
+        if rule is None or rule["status"] != "candidate" or self.view is None:
+            return
+        active = [
+            {"id": r["id"], "title": r["title"], "status": r["status"], "text": r["text"]}
+            for r in (self.view.rules[i] for i in self.view.order)
+            if r["status"] == "active"
+        ]
+        if not active:
+            self.notify("There is no active rule to supersede; a approves the candidate on its own.",
+                        title="Supersede", severity="warning")
+            return
+        rid, text, today = rule["id"], self._edited_text(), self.TODAY
+
+        def picked(older: str | None) -> None:
+            if older is None:
+                return
+            operations.run_operation(
+                self.app, "approve rule",
+                lambda config, store: approve(config, store, rid, text=text, supersedes=older, today=today),
+                message=self._decided,
+            )
+
+        self.app.push_screen(
+            PickRuleScreen(
+                f"{rid} supersedes which active rule?", active,
+                preselect=rule.get("proposed_supersedes"),
+                note="The candidate becomes active and the rule you pick is retired (u undoes both).",
+            ),
+            picked,
+        )
+
+    def action_reject(self) -> None:
+        rule = self.rule
+        if rule is None or rule["status"] != "candidate":
+            return
+        rid, today = rule["id"], self.TODAY
+
+        def rejected(reason: str | None) -> None:
+            if reason:
+                operations.run_operation(
+                    self.app, "reject rule",
+                    lambda config, store: reject(config, store, rid, reason, today=today),
+                    message=self._decided,
+                )
+
+        self.app.push_screen(
+            ReasonScreen(
+                f"Reject {rid}",
+                "The reason is kept on the page; consolidation will not propose these corrections "
+                "again unless new ones join them. u undoes.",
+                required=True, confirm="Reject",
+            ),
+            rejected,
+        )
+
+    def action_retire(self) -> None:
+        rule = self.rule
+        if rule is None or rule["status"] != "active":
+            return
+        rid, today = rule["id"], self.TODAY
+
+        def retired(reason: str | None) -> None:
+            if reason is not None:
+                operations.run_operation(
+                    self.app, "retire rule",
+                    lambda config, store: retire(config, store, rid, reason or None, today=today),
+                    message=self._decided,
+                )
+
+        self.app.push_screen(
+            ReasonScreen(f"Retire {rid}", "It leaves the doctrine; its page and evidence stay. u undoes.",
+                         required=False, confirm="Retire"),
+            retired,
+        )
+
+    @staticmethod
+    def _decided(decision) -> str:
+        verb = {"approve": "Approved", "supersede": "Approved", "reject": "Rejected", "retire": "Retired"}.get(
+            decision.action, decision.action
+        )
+        text = f"{verb} {decision.rule}"
+        if decision.action in ("approve", "supersede"):
+            text += " — it is in the doctrine now"
+            if decision.corrections:
+                text += f"; {_n(len(decision.corrections), 'correction')} promoted"
+        if decision.retired and decision.action != "retire":
+            text += f"; retired {', '.join(decision.retired)}"
+        return text + ".  (u undoes)"
+
+    # -- consolidation progress ---------------------------------------------------------
+    def on_consolidation_progressed(self, message: learning.ConsolidationProgressed) -> None:
+        if not message.phase:
+            self._phase = ""
+        elif message.total:
+            self._phase = f"consolidating: {message.phase} {message.done}/{message.total}"
+        else:
+            self._phase = f"consolidating: {message.phase}…"
+        self._update_subtitle()
+
+    def _background_changed(self, background: tuple[str, int, int] | None) -> None:
+        if self._phase and not learning.is_consolidating(self.app) and (background is None or background[0] != "consolidate…"):
+            self._phase = ""
+            self._update_subtitle()
+

@@ -1,0 +1,80 @@
+"""A small bar chart of a rule's effect: corrections per task before and
+after it became active (issue 4 §7), drawn with textual-plotext.
+
+Two horizontal bars, ``before`` and ``after``, each labelled with its task
+count; the ``after`` bar is green when the rule helped (fewer corrections
+per task after activation), red when it did not, grey when there is
+nothing to compare yet (no task on one side). The numbers and the verdict
+in words sit beside it (the Rules pane); :func:`effect_title` gives the
+change as a percentage.
+"""
+
+from __future__ import annotations
+
+from textual_plotext import PlotextPlot
+
+
+def effect_title(before: float | None, after: float | None) -> str:
+    """The chart's title: the change in corrections per task, in words."""
+    if before is None or after is None:
+        return "corrections per task"
+    if before == 0:
+        return "corrections per task" if after == 0 else "corrections per task: up from 0"
+    change = (after - before) / before * 100
+    return f"corrections per task: {change:+.0f}%"
+
+
+class EffectChart(PlotextPlot):
+    """Corrections per task before/after a rule's activation.
+
+    Call :meth:`show_effect` with the figures of
+    :class:`brainwork.learn.effect.RuleEffect`; :meth:`clear_effect` when the
+    selected rule has no effect figures (not active).
+    """
+
+    DEFAULT_CSS = """
+    EffectChart {
+        width: 1fr;
+        height: 8;
+    }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        #: What is drawn: (before, after, tasks_before, tasks_after, helped) or None.
+        self.figures: tuple[float | None, float | None, int, int, bool | None] | None = None
+
+    def show_effect(
+        self,
+        before: float | None,
+        after: float | None,
+        tasks_before: int,
+        tasks_after: int,
+        helped: bool | None,
+    ) -> None:
+        """Draw the two bars (a side without tasks is drawn as 0 and labelled ``no tasks``)."""
+        self.figures = (before, after, tasks_before, tasks_after, helped)
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        labels = [
+            f"after ({tasks_after} task{'s' if tasks_after != 1 else ''})" if tasks_after else "after (no tasks)",
+            f"before ({tasks_before} task{'s' if tasks_before != 1 else ''})" if tasks_before else "before (no tasks)",
+        ]
+        values = [after or 0.0, before or 0.0]
+        after_colour = "green" if helped else "red" if helped is False else "gray"
+        # One call per bar, at numeric positions (1 = bottom), so each has
+        # its own colour; string labels would put both bars at position 1.
+        plt.bar([1], [values[1]], orientation="horizontal", width=0.6, color="blue")
+        plt.bar([2], [values[0]], orientation="horizontal", width=0.6, color=after_colour)
+        plt.yticks([1, 2], [labels[1], labels[0]])
+        top = max(values + [0.5])
+        plt.xlim(0, top * 1.1)
+        self.refresh()
+
+    def clear_effect(self) -> None:
+        """Draw nothing."""
+        self.figures = None
+        self.plt.clear_data()
+        self.plt.clear_figure()
+        self.refresh()

@@ -1,0 +1,91 @@
+"""A DataTable whose flexible columns share the table's width.
+
+Textual's DataTable columns are either fixed or as wide as their content.
+Lists of corrections and rules have long titles that should take whatever
+width the terminal gives (and be cut with an ellipsis, not wrapped), so
+this table takes column specs — fixed widths, or weights with a minimum —
+and on every resize recomputes the widths and rebuilds itself from the
+rows it was last given (the row cursor stays where it was).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from textual import events
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """``width``: fixed cells; else ``weight`` shares the remaining width
+    (never below ``minimum``)."""
+
+    key: str
+    label: str
+    width: int | None = None
+    weight: int = 1
+    minimum: int = 8
+
+
+def fit_widths(specs: Sequence[ColumnSpec], total: int, padding: int = 1) -> list[int]:
+    """Column widths for a table ``total`` cells wide (each column also takes
+    ``2 * padding`` cells of cell padding; one cell is left for the scroll bar)."""
+    free = total - 1 - 2 * padding * len(specs) - sum(s.width or 0 for s in specs)
+    flex = [s for s in specs if s.width is None]
+    weights = sum(s.weight for s in flex) or 1
+    out = []
+    for s in specs:
+        if s.width is not None:
+            out.append(s.width)
+        else:
+            out.append(max(s.minimum, free * s.weight // weights))
+    return out
+
+
+class FittedTable(DataTable):
+    """A row-cursor DataTable with :class:`ColumnSpec` columns; fill it with
+    :meth:`set_rows`."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    def __init__(self, specs: Sequence[ColumnSpec], **kwargs) -> None:
+        kwargs.setdefault("cursor_type", "row")
+        kwargs.setdefault("zebra_stripes", True)
+        super().__init__(**kwargs)
+        self.specs = list(specs)
+        self._rows: list[tuple[str, Sequence]] = []
+        self._widths: list[int] = []
+
+    def on_mount(self) -> None:
+        self._build(fit_widths(self.specs, max(self.size.width, 80), self.cell_padding))
+
+    def on_resize(self, event: events.Resize) -> None:
+        widths = fit_widths(self.specs, event.size.width, self.cell_padding)
+        if widths != self._widths:
+            self._build(widths)
+
+    def set_rows(self, rows: Sequence[tuple[str, Sequence]], cursor_row: int = 0) -> None:
+        """Replace the rows: ``(key, cells)`` each; put the cursor on ``cursor_row``."""
+        self._rows = list(rows)
+        self.clear()
+        for key, cells in self._rows:
+            self.add_row(*cells, key=key)
+        if self._rows:
+            self.move_cursor(row=min(max(cursor_row, 0), len(self._rows) - 1), animate=False)
+
+    def _build(self, widths: list[int]) -> None:
+        self._widths = widths
+        row = self.cursor_row
+        self.clear(columns=True)
+        for spec, width in zip(self.specs, widths):
+            self.add_column(spec.label, key=spec.key, width=width)
+        for key, cells in self._rows:
+            self.add_row(*cells, key=key)
+        if self._rows:
+            self.move_cursor(row=min(max(row, 0), len(self._rows) - 1), animate=False)

@@ -1,0 +1,268 @@
+"""Pilot tests of the rule approval pane (pane 5) on a copy of sample_vault/
+with the real embedding model (see learning_support.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from textual.widgets import Input
+
+from brainwork.cli import cli
+from brainwork.tui.app import BrainworkApp
+from brainwork.tui.modals.pick_rule import PickRuleScreen, RuleOptions
+from brainwork.tui.modals.reason import ReasonScreen
+from brainwork.tui.screens.rules import RuleList, RulesScreen, RuleText, doctrine_share
+from brainwork.tui.widgets.effect_chart import EffectChart
+from brainwork.vault.edit import frontmatter_fields
+from learning_support import copy_template, learning_template
+
+SIZE = (120, 40)
+CI = "rules/read-ci-log-before-rerun"
+CITE = "rules/cite-sources-in-posts"
+CERT = "rules/verify-full-cert-chain"
+BACKUP = "rules/backup-and-dry-run-before-migration"
+
+
+@pytest.fixture
+def config(tmp_path_factory, tmp_path, monkeypatch):
+    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
+    return copy_template(learning_template(tmp_path_factory), tmp_path)
+
+
+def fields(config, rule: str) -> dict:
+    return frontmatter_fields((config.vault / f"{rule}.md").read_text(encoding="utf-8"))
+
+
+async def open_rules(pilot, settle) -> RulesScreen:
+    await settle(pilot)
+    await pilot.press("5")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, RulesScreen)
+    return screen
+
+
+async def cursor_to(pilot, screen: RulesScreen, rule: str) -> None:
+    for _ in range(30):
+        if screen.current == rule:
+            return
+        await pilot.press("j")
+    raise AssertionError(f"{rule} not reachable in the rule list")
+
+
+def doctrine_ids(config) -> list[str]:
+    result = CliRunner().invoke(cli, ["doctrine", "--vault", str(config.vault), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return [r["id"] for r in json.loads(result.stdout)["rules"]]
+
+
+async def test_candidates_first_with_their_evidence(config, settle) -> None:
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        view = screen.view
+        assert view.order[:2] == [CI, CITE]  # candidates, newest first
+        assert view.order[2:4] == [CERT, BACKUP]  # active, by activation date
+        assert set(view.order[4:]) == {"rules/verify-leaf-cert", "rules/retry-failed-ci-jobs-automatically"}
+        assert screen.current == CI
+        assert app.focused is screen.query_one(RuleList)
+        evidence = view.evidence[CI]
+        assert len(evidence) == 5
+        assert {e["id"] for e in evidence} == {
+            "corrections/2026-09-04-read-log-before-rerun", "corrections/2026-09-15-retry-masked-race",
+            "corrections/2026-09-28-say-what-job-reported", "corrections/2026-10-09-audit-failure-deterministic",
+            "corrections/2026-10-23-healthcheck-in-output",
+        }
+        assert all(e["tasks"] and 0.0 < e["similarity"] <= 1.0 for e in evidence)
+        similarity, source = view.cluster[CI]
+        assert 0.0 < similarity <= 1.0 and source
+        assert screen.query_one("#evidence-table").row_count == 5
+        box = screen.query_one(RuleText)
+        assert not box.read_only
+        assert box.text == fields(config, CI)["rule"]
+        assert view.doctrine["tokens"] > 0 and view.doctrine["budget"] == config.thresholds.doctrine_budget_tokens
+        assert view.pruning == []
+        # nothing is active without approval
+        assert fields(config, CI)["status"] == "candidate"
+        assert not screen.query_one("#rule-effect").display
+
+
+async def test_active_rules_show_their_effect_and_doctrine_cost(config, settle) -> None:
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        await cursor_to(pilot, screen, CERT)
+        rule = screen.rule
+        assert rule["helped"] is True and rule["after"] < rule["before"]
+        chart = screen.query_one(EffectChart)
+        assert screen.query_one("#rule-effect").display
+        assert chart.figures == (rule["before"], rule["after"], rule["tasks_before"], rule["tasks_after"], True)
+        numbers = str(screen.query_one("#effect-numbers").render())
+        assert "helped" in numbers and f"{rule['tasks_after']} tasks" in numbers
+        share = doctrine_share(rule, screen.view.doctrine)
+        assert share.startswith(f"{rule['doctrine_tokens']} tokens · ")
+        assert "of the doctrine" in share and "budget" in share
+        assert screen.query_one(RuleText).read_only
+        await cursor_to(pilot, screen, BACKUP)
+        assert screen.rule["helped"] is False
+        assert "did not help" in str(screen.query_one("#effect-numbers").render())
+
+
+async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> None:
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        assert screen.current == CI
+        await pilot.press("a")
+        await settle(pilot)
+        f = fields(config, CI)
+        assert f["status"] == "active" and f["activated"] == "2026-11-01"
+        assert len(f["promoted_from"]) == 5
+        assert fields(config, "corrections/2026-09-15-retry-masked-race")["status"] == "promoted"
+        assert screen.current == CI and screen.rule["status"] == "active"
+        assert screen.view.order[:1] == [CITE]  # the one candidate left
+    assert CI in doctrine_ids(config)
+
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_rules(pilot, settle)
+        await pilot.press("u")
+        await settle(pilot)
+        assert fields(config, CI)["status"] == "candidate"
+        assert app.screen.rule_is("candidate")
+    assert CI not in doctrine_ids(config)
+
+
+async def test_edit_in_place_then_approve(config, settle) -> None:
+    app = BrainworkApp(config)
+    new = "When a CI job fails, read its log and name the cause before any re-run."
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        await pilot.press("e")
+        box = screen.query_one(RuleText)
+        assert app.focused is box
+        box.load_text(new)  # load_text does not post Changed: type one char and delete it
+        box.move_cursor(box.document.end)
+        await pilot.press("x", "backspace")
+        assert screen.edits == {CI: new}
+        await pilot.press("escape")
+        assert app.focused is screen.query_one(RuleList)
+        await pilot.press("a")
+        await settle(pilot)
+        f = fields(config, CI)
+        assert f["rule"] == new and f["status"] == "active"
+        assert screen.edits == {}
+
+
+async def test_reject_asks_the_reason(config, settle) -> None:
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        await cursor_to(pilot, screen, CITE)
+        await pilot.press("r")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ReasonScreen)
+        await pilot.press("enter")  # empty: refused, the modal stays
+        assert app.screen is modal
+        modal.query_one(Input).value = "Quotes and figures need separate checks"
+        await pilot.press("enter")
+        await settle(pilot)
+        f = fields(config, CITE)
+        assert f["status"] == "rejected" and f["rejected_reason"] == "Quotes and figures need separate checks"
+        assert screen.rule["status"] == "rejected"
+        assert CITE not in doctrine_ids_running(screen)
+        await pilot.press("u")
+        await settle(pilot)
+        assert fields(config, CITE)["status"] == "candidate"
+
+
+def doctrine_ids_running(screen: RulesScreen) -> list[str]:
+    return [i for i in screen.view.order if screen.view.rules[i]["status"] == "active"]
+
+
+async def test_supersede_retires_the_older_rule(config, settle) -> None:
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        await pilot.press("s")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, PickRuleScreen)
+        options = modal.query_one(RuleOptions)
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)] == [CERT, BACKUP]
+        while options.get_option_at_index(options.highlighted).id != BACKUP:
+            await pilot.press("j")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert fields(config, CI)["status"] == "active"
+        assert fields(config, CI)["supersedes"] == f"[[{BACKUP}]]"
+        assert fields(config, BACKUP)["status"] == "retired"
+        assert doctrine_ids_running(screen) == [CERT, CI]
+        await pilot.press("u")
+        await settle(pilot)
+        assert fields(config, BACKUP)["status"] == "active"
+        assert fields(config, CI)["status"] == "candidate"
+
+
+async def test_stale_rules_are_suggested_for_retirement(config, settle, monkeypatch) -> None:
+    monkeypatch.setattr(RulesScreen, "TODAY", "2027-06-01")
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        kinds = {(s["kind"], s["rules"][0]) for s in screen.view.pruning}
+        assert ("retire", CERT) in kinds and ("retire", BACKUP) in kinds
+        summary = str(screen.query_one("#rules-doctrine").render())
+        assert "retire verify-full-cert-chain" in summary
+        await cursor_to(pilot, screen, CERT)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ReasonScreen)
+        await pilot.press("enter")  # the reason is optional
+        await settle(pilot)
+        assert fields(config, CERT)["status"] == "retired"
+
+
+async def test_consolidate_from_the_palette(config, settle) -> None:
+    """``learn: consolidate`` from the graph pane shows the Rules pane and runs a pass."""
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.current_mode == "graph"
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"consolidate")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.current_mode == "rules"
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        # the pass ran (one undoable operation) and the pane shows its clusters
+        assert app.undo_state.undo.startswith("consolidate")
+        assert screen.view.cluster[CI][1] == "last consolidation"
+        assert app.background is None and not screen._phase
+
+
+# -- SVG snapshots (review changes in the pytest HTML report; accept with --snapshot-update) --
+def _snap(snap_compare, config, settle, rule: str | None = None) -> bool:
+    async def run_before(pilot) -> None:
+        screen = await open_rules(pilot, settle)
+        if rule is not None:
+            await cursor_to(pilot, screen, rule)
+            await settle(pilot)
+        screen.query_one(RuleText).cursor_blink = False
+
+    return snap_compare(BrainworkApp(config), terminal_size=SIZE, run_before=run_before)
+
+
+def test_rules_pane_candidate_snapshot(snap_compare, config, settle) -> None:
+    """The newest candidate: editable text, why/applies, evidence with similarities."""
+    assert _snap(snap_compare, config, settle)
+
+
+def test_rules_pane_active_rule_snapshot(snap_compare, config, settle) -> None:
+    """An active rule that helped: before/after chart, numbers, doctrine share."""
+    assert _snap(snap_compare, config, settle, CERT)
