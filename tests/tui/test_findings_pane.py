@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
+
 from brainwork.analysis.findings import check
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
@@ -83,9 +85,13 @@ async def test_findings_are_grouped_with_counts_and_show_evidence(sample_config,
         await pilot.press("enter")
         assert "untyped" not in screen.collapsed
 
-        # / filters the list
-        await pilot.press("slash", *"kubernetes")
-        await pilot.press("enter")
+        # / filters the list; a terminal sends "/kubernetes⏎" as one burst
+        # of keys, all queued before the first is handled: none may run a fix
+        for key, char in [("slash", "/"), *((c, c) for c in "kubernetes"), ("enter", "\r")]:
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        assert screen.query_one("#findings-filter").value == "kubernetes"
+        assert app.screen is screen and app.focused is olist
         shown = [olist.get_option_at_index(i).id for i in range(olist.option_count)]
         assert [screen.findings[int(i[2:])].page for i in shown if i.startswith("f:")] == ["topics/kubernetes-notes"]
         await pilot.press("escape")
@@ -195,6 +201,7 @@ async def test_create_the_missing_page_and_remove_a_dead_link(sample_config, set
         await move_to(pilot, screen, "dead-link", DEAD_SOURCE)
         await pilot.press("c")
         assert isinstance(app.screen, ChoicePrompt)
+        assert app.screen._values[:2] == ["system", ""]  # the folder's type first, then "(no type)"
         await pilot.press(*"system", "enter")
         await settle(pilot)
         created = sample_config.vault / "systems" / "legacy-ftp.md"

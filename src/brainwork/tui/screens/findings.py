@@ -34,6 +34,7 @@ finding, or on the next one when the fix made it go away.
 from __future__ import annotations
 
 import os
+import posixpath
 import shlex
 import subprocess
 import time
@@ -41,7 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterable
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -136,12 +137,10 @@ def suggestions_of(finding: Any) -> list[tuple[str, float | None]]:
 
 def suggested_title(finding: Any) -> str | None:
     """The thing-title a ``diary-title`` finding suggests (its ``target``,
-    else the evidence's ``suggestion``), if any."""
-    if _get(finding, "code") == "diary-title" and isinstance(_get(finding, "target"), str) and _get(finding, "target").strip():
-        return _get(finding, "target").strip()
-    ev = evidence_of(finding)
-    for key in ("suggestion", "suggested_title", "suggested", "title_suggestion", "thing_title"):
-        value = ev.get(key)
+    else the evidence's ``suggestion``), if any; None for other codes."""
+    if _get(finding, "code") != "diary-title":
+        return None
+    for value in (_get(finding, "target"), evidence_of(finding).get("suggestion")):
         if isinstance(value, str) and value.strip():
             return value.strip()
     return None
@@ -197,9 +196,16 @@ def matches(finding: Any, needle: str) -> bool:
     )
 
 
+def finding_prompt(finding: Any) -> Content:
+    """Two lines in the list: the message, then where (dimmed)."""
+    return Content.assemble(
+        "   ", _get(finding, "message") or "", "\n", ("     " + location(finding), "$text-muted")
+    )
+
+
 def _value(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:.2f}"
+        return str(int(value)) if value.is_integer() and abs(value) >= 2 else f"{value:.2f}"
     if isinstance(value, (list, tuple)):
         return ", ".join(_value(v) for v in value) or "—"
     if isinstance(value, dict):
@@ -207,12 +213,22 @@ def _value(value: Any) -> str:
     return str(value)
 
 
+#: Evidence keys shown by :func:`detail_content` in their own lines.
+_SHOWN_APART = {"suggestions", "retargets", "candidates", "suggested", "suggestion", "suggested_title",
+                "title_suggestion", "thing_title"}
+
+
 def detail_content(finding: Any) -> Content:
-    """The evidence panel: code and place, message, fields, evidence, fixes."""
+    """The evidence panel: code and place, message, the fixes it offers,
+    then the finding's fields and evidence (empty values left out)."""
     lines = [
         Content.from_markup("[b $accent]$code[/]  $loc", code=_get(finding, "code") or "?", loc=location(finding)),
         Content.from_markup("[b]$message[/b]", message=_get(finding, "message") or ""),
     ]
+    keys = [Content.from_markup("[b]$k[/b] $d", k=FIX_KEYS[a][0], d=FIX_KEYS[a][1]) for a in fixes_for(finding)]
+    if keys:
+        lines.append(Content.from_markup("[$text-muted]fixes:[/] ") + Content(" · ").join(keys))
+    lines.append(Content(""))
     for name in ("target", "other", "score"):
         value = _get(finding, name)
         if value not in (None, ""):
@@ -220,20 +236,34 @@ def detail_content(finding: Any) -> Content:
     sugg = suggestions_of(finding)
     if sugg:
         shown = ", ".join(f"{pid} ({score:.2f})" if score is not None else pid for pid, score in sugg)
-        lines.append(Content.from_markup("[$text-muted]suggested:[/] $s", s=shown))
+        label = "candidates" if _get(finding, "code") == "ambiguous-link" else "suggested"
+        lines.append(Content.from_markup("[$text-muted]$label:[/] $s", label=label, s=shown))
     title = suggested_title(finding)
-    if title:
+    if title and title != _get(finding, "target"):
         lines.append(Content.from_markup("[$text-muted]suggested title:[/] $t", t=title))
-    skip = {"suggestions", "retargets", "candidates", "suggested", "suggestion", "suggested_title", "title_suggestion", "thing_title"}
     for key, value in evidence_of(finding).items():
-        if key in skip:
+        if key in _SHOWN_APART or value in (None, "", [], {}):
             continue
-        lines.append(Content.from_markup("[$text-muted]$key:[/] $value", key=key, value=_value(value)))
-    keys = [Content.from_markup("[b]$k[/b] $d", k=FIX_KEYS[a][0], d=FIX_KEYS[a][1]) for a in fixes_for(finding)]
-    if keys:
-        lines.append(Content(""))
-        lines.append(Content.from_markup("[$text-muted]fixes:[/] ") + Content(" · ").join(keys))
+        lines.append(
+            Content.from_markup("[$text-muted]$key:[/] $value", key=key.replace("_", " "), value=_value(value))
+        )
     return Content("\n").join(lines)
+
+
+def new_page_path(target: str, from_path: str) -> str:
+    """The file :func:`brainwork.ops.fixes.create_page` makes for a dead
+    link ``target`` written in ``from_path``: the target's own path when it
+    names a folder, else a file named after it beside ``from_path``."""
+    from brainwork.ops.rename import file_name_for
+
+    name = target.strip()
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    if "/" in name or "\\" in name:
+        return name.replace("\\", "/") + ".md"
+    folder = posixpath.dirname(from_path)
+    stem = file_name_for(name)
+    return f"{folder}/{stem}.md" if folder else f"{stem}.md"
 
 
 def incoming_links(store, page_id: str) -> int:
@@ -282,6 +312,21 @@ class FindingList(OptionList):
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
+
+    def on_key(self, event: events.Key) -> None:
+        # A terminal delivers "/harbor" as one burst, queued to this list
+        # before any of it is handled. "/" opens the filter here, at once
+        # (as a screen binding it would run only after the list had taken
+        # "harbor" too), and the keys queued behind it go on to the box.
+        focused = self.screen.focused
+        if focused is self and event.key == "slash":
+            event.prevent_default()
+            event.stop()
+            self.screen.action_filter()  # type: ignore[attr-defined]
+        elif focused is not self and isinstance(focused, Input):
+            event.prevent_default()
+            event.stop()
+            focused.post_message(events.Key(event.key, event.character))
 
 
 class FindingsScreen(PaneScreen):
@@ -450,7 +495,7 @@ class FindingsScreen(PaneScreen):
                 f = self.findings[i]
                 options.append(
                     Option(
-                        Content.assemble("   ", (location(f), "$text-muted"), "  ", _get(f, "message") or ""),
+                        finding_prompt(f),
                         id=f"f:{i}",
                     )
                 )
@@ -599,7 +644,9 @@ class FindingsScreen(PaneScreen):
     def action_filter(self) -> None:
         box = self.query_one("#findings-filter", Input)
         box.display = True
-        box.focus()
+        # At once, not after a refresh (Widget.focus): keys typed right
+        # after "/" must reach the box, not trigger the pane's fix keys.
+        self.set_focus(box)
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#findings-filter", Input)
@@ -720,11 +767,25 @@ class FindingsScreen(PaneScreen):
             choices.insert(0, ("", Content.styled("(no type)", "$text-muted"), "none no type"))
         return choices
 
+    def _folder_type(self, folder: str) -> str | None:
+        """The type most typed pages directly in ``folder`` have, if any."""
+        counts: dict[str, int] = {}
+        for p in self.app.pages or ():
+            if p.get("type") and posixpath.dirname(p["path"]) == folder:
+                counts[p["type"]] = counts.get(p["type"], 0) + 1
+        best = max(counts.items(), key=lambda kv: kv[1], default=None)
+        return best[0] if best and best[0] in self.app.config.page_types else None
+
     def action_create(self) -> None:
         f = self.current
         if f is None or "create" not in fixes_for(f):
             return
         target, page = _get(f, "target"), _get(f, "page")
+        path = new_page_path(target, _get(f, "path") or "")
+        suggested = self._folder_type(posixpath.dirname(path))
+        choices = self._type_choices(with_none=True, suggested=suggested)
+        if suggested:  # the suggested type first, "(no type)" second
+            choices[0], choices[1] = choices[1], choices[0]
 
         def chosen(type_: str | None) -> None:
             if type_ is None:
@@ -735,10 +796,10 @@ class FindingsScreen(PaneScreen):
 
         self.app.push_screen(
             ChoicePrompt(
-                f"Create a page for [[{target}]]",
-                self._type_choices(with_none=True),
-                note=f"The new page is made where [[{target}]] resolves (beside {page} unless the "
-                "link names a folder), with a heading. Undoable with u.",
+                f"Create {path}",
+                choices,
+                note=f"A new page for [[{target}]] (its type chosen here, a heading, nothing else), "
+                "so the link and any other link to that name resolve. Undoable with u.",
             ),
             chosen,
         )

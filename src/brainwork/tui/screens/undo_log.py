@@ -135,7 +135,7 @@ class UndoLogScreen(PaneScreen):
         super().on_mount()
         table = self.query_one(UndoTable)
         table.add_column("#", key="id", width=4)
-        table.add_column("state", key="state", width=8)
+        table.add_column("state", key="state", width=10)
         table.add_column("kind", key="kind", width=12)
         table.add_column("when", key="when", width=16)
         table.add_column("summary", key="summary")
