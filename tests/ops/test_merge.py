@@ -134,3 +134,59 @@ def test_undo_of_earlier_rename_refuses_after_merge_touched_its_files(env, vault
     merge_pages(config, store, "PostgreSQL", "Postgres")  # rewrites Postgres.md again
     with pytest.raises(UserError, match=r"cannot undo rename #1 .*things/Postgres\.md was changed since it was applied"):
         cs.undo(config, store)
+
+
+def test_property_merge_redirects_links_and_keeps_others(tmp_path) -> None:
+    import shutil
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from brainwork.store import Store
+    from brainwork.vault.parse import page_id
+    from test_rename import vault_specs
+
+    root = tmp_path / "v"
+    root.mkdir()
+    config = load_config(root, tmp_path / "store")
+    store = Store(config.store)
+    outcomes: list[str] = []
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(vault_specs(), st.integers(0, 4))
+    def check(spec, pick) -> None:
+        files, victim, _, _ = spec
+        shutil.rmtree(root)
+        root.mkdir()
+        for rel, data in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(data)
+        others = sorted(r for r in files if r != victim)
+        target_rel = others[pick % len(others)]
+        sid, tid = page_id(victim), page_id(target_rel)
+        before = snapshot(root)
+        links_before = resolved_links(root)
+        try:
+            merge_pages(config, store, sid, tid)
+        except UserError:
+            assert snapshot(root) == before
+            outcomes.append("refused")
+            return
+        outcomes.append("merged")
+        assert not (root / victim).exists()
+        links_after = resolved_links(root)
+        for rel, items in links_before.items():
+            if rel in (victim, target_rel):
+                continue
+            for (raw, was), (raw2, now) in zip(items, links_after[rel], strict=True):
+                want = tid if was == sid else was
+                assert now == want or (was is None and now == tid), (rel, raw, raw2, now)
+        allowed = {tid if t == sid else t for _, t in links_before[victim] + links_before[target_rel]} | {None, tid}
+        assert {t for _, t in links_after[target_rel]} <= allowed
+        assert all(t != sid for items in links_after.values() for _, t in items)
+
+    try:
+        check()
+    finally:
+        store.close()
+    assert outcomes.count("merged") >= 5, outcomes  # the property was really exercised

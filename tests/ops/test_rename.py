@@ -255,6 +255,7 @@ def test_property_rename_then_undo(tmp_path) -> None:
     root.mkdir()
     config = load_config(root, tmp_path / "store")
     store = Store(config.store)
+    outcomes: list[str] = []
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(vault_specs())
@@ -272,7 +273,9 @@ def test_property_rename_then_undo(tmp_path) -> None:
             result = rename(config, store, old_id, new_title, new_path)
         except UserError:
             assert snapshot(root) == before  # a refused rename writes nothing
+            outcomes.append("refused")
             return
+        outcomes.append("renamed")
         new_id = result.plan.new_id
         new_rel = result.plan.new_path
         links_after = resolved_links(root)
@@ -296,3 +299,4 @@ def test_property_rename_then_undo(tmp_path) -> None:
         check()
     finally:
         store.close()
+    assert outcomes.count("renamed") >= 10, outcomes  # the property was really exercised
