@@ -55,7 +55,6 @@ _GATES: tuple[re.Pattern, ...] = tuple(
         r"SK[a-z0-9]{32}",  # TwilioKeyDetector
         r"AccountKey=",  # AzureStorageKeyDetector
         r"://[^\s@]*@",  # BasicAuthDetector, CloudantDetector (URL form)
-        r"(?i:softlayer\.com)",  # SoftlayerDetector (URL form)
         # Base64HighEntropyString / HexHighEntropyString: a quoted run of their
         # charset; entropy above the default limits (4.5 / 3.0 bits) needs at
         # least 23 / 9 distinct characters.
@@ -63,6 +62,8 @@ _GATES: tuple[re.Pattern, ...] = tuple(
         r'"[A-Za-z0-9+/\\_=-]{9,}"',
     )
 )
+#: SoftlayerDetector's URL form, searched in the lower-cased text.
+_SOFTLAYER_URL = re.compile(r"softlayer\.com")
 #: KeywordDetector (and the keyword forms of AWS, Cloudant, IBM and Softlayer):
 #: a denylisted word (searched in the lower-cased text) ...
 _KEYWORD = re.compile(r"key|pass|pw|secret|contrase|token")
@@ -118,8 +119,11 @@ def _gated_starts(text: str) -> set[int]:
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = text
         keyword = re.compile(_KEYWORD.pattern, re.IGNORECASE)
+        softlayer = re.compile(_SOFTLAYER_URL.pattern, re.IGNORECASE)
     else:
-        keyword = _KEYWORD
+        keyword, softlayer = _KEYWORD, _SOFTLAYER_URL
+    for m in softlayer.finditer(low):  # SoftlayerDetector (URL form, any case)
+        starts.add(text.rfind("\n", 0, m.start()) + 1)
     for m in keyword.finditer(low):
         a = text.rfind("\n", 0, m.start()) + 1
         if a in starts:
