@@ -100,3 +100,12 @@ def test_gate_equals_full_scan_on_real_pages(repo_root: Path, obsidian_help: Pat
         full = full_scan(rel, text)
         gated = scan_texts([(rel, text)]).get(rel, [])
         assert sorted((h.line, k) for h in gated for k in h.kinds) == full, rel
+
+
+def test_text_whose_lower_case_changes_length_is_still_gated():
+    # "İ".lower() is two characters, so the gate falls back to case-insensitive patterns
+    text = "İstanbul office notes\n" + EXAMPLES["keyword"] + "\n" + EXAMPLES["softlayer url"].upper() + "\n"
+    assert "İ".lower() != "i" and len(text.lower()) != len(text)
+    hits = scan_texts([("a.md", text)])["a.md"]
+    assert [h.line for h in hits] == [line for line in (2, 3) if any(l == line for l, _ in full_scan("a.md", text))]
+    assert 2 in [h.line for h in hits]
