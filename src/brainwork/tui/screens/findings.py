@@ -82,6 +82,10 @@ CODE_TITLES = {
     "oversize": "pages too big to use",
 }
 
+#: Groups with more findings than this start folded (a vault without types
+#: has one "untyped" finding per page, which would hide every other code).
+FOLD_OVER = 40
+
 #: Fix actions and the key shown for each in the evidence panel.
 FIX_KEYS = {
     "rename": ("r", "rename"),
@@ -451,6 +455,8 @@ class FindingsScreen(PaneScreen):
             self.query_one("#findings-left").border_subtitle = ""
             self.show_message(message.error)
             return
+        if self.findings is None:  # first check: fold the big groups so every code shows
+            self.collapsed = {code for code, ix in group_findings(message.findings) if len(ix) > FOLD_OVER}
         self.findings = message.findings
         self._rebuild()
 
@@ -509,11 +515,12 @@ class FindingsScreen(PaneScreen):
             self.show_message("No findings: the vault meets the quality bar.")
             self._show_finding(None)
             return
-        self.query_one("#findings-message").display = False
-        olist.display = True
         if not options:
+            self.show_message(f"No finding matches “{self.text_filter}”; esc clears the filter.")
             self._show_finding(None)
             return
+        self.query_one("#findings-message").display = False
+        olist.display = True
         index = None
         for j, opt in enumerate(options):
             if keep_key is not None and opt.id.startswith("f:"):
