@@ -9,7 +9,7 @@ Every operation that changes the vault ends here (:func:`apply`). The steps:
    change's ``before`` (else :class:`~brainwork.errors.UserError` naming the
    file, and nothing is written).
 3. A journal holding every file's before and after bytes is written to
-   ``config.store / "journal.json"`` and fsynced.
+   ``config.store / "journal.bin"`` (:func:`pack` format) and fsynced.
 4. The files are written one by one, each atomically
    (:func:`brainwork.vault.write.atomic_write`: temp file, rename), then
    made durable together (one ``sync()``; per-file fsyncs cost ~8 ms each
@@ -58,7 +58,7 @@ from brainwork.store import Store
 from brainwork.store import history as undo_log
 from brainwork.vault.write import atomic_write, safe_rel_path
 
-JOURNAL = "journal.json"
+JOURNAL = "journal.bin"
 CRASH_ENV = "BRAINWORK_CRASH_AFTER_FILES"
 
 _lock = threading.RLock()
@@ -167,30 +167,64 @@ def _run_actions(store: Store, actions: Iterable[dict], undo: bool) -> None:
 
 
 # -- encoding -----------------------------------------------------------------
-def _b64(data: bytes | None) -> str | None:
-    return None if data is None else base64.b64encode(data).decode("ascii")
+_MAGIC = b"BWC1"
 
 
-def _unb64(text: str | None) -> bytes | None:
-    return None if text is None else base64.b64decode(text)
+def pack(meta: dict, changes: list[FileChange]) -> bytes:
+    """A change set as bytes: ``BWC1``, the length of a JSON header (8 bytes,
+    big-endian), the header (``meta`` plus ``files``: ``[path, before
+    length, after length]``, -1 for a missing side), then the raw bytes of
+    every file in order. Raw bytes compress ~4x better than base64 text."""
+    table = []
+    blobs = []
+    for c in changes:
+        table.append([c.path, -1 if c.before is None else len(c.before), -1 if c.after is None else len(c.after)])
+        if c.before is not None:
+            blobs.append(c.before)
+        if c.after is not None:
+            blobs.append(c.after)
+    head = json.dumps({**meta, "files": table}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _MAGIC + len(head).to_bytes(8, "big") + head + b"".join(blobs)
 
 
-def _changes_json(changes: list[FileChange]) -> list[dict]:
-    return [{"path": c.path, "before": _b64(c.before), "after": _b64(c.after)} for c in changes]
+def unpack(data: bytes) -> tuple[dict, list[FileChange]]:
+    """Inverse of :func:`pack`.
 
-
-def _changes_from_json(items: list[dict]) -> list[FileChange]:
-    return [FileChange(i["path"], _unb64(i["before"]), _unb64(i["after"])) for i in items]
+    Raises:
+        ValueError: not a packed change set, or truncated.
+    """
+    if not data.startswith(_MAGIC) or len(data) < 12:
+        raise ValueError("not a packed change set")
+    n = int.from_bytes(data[4:12], "big")
+    meta = json.loads(data[12 : 12 + n].decode("utf-8"))
+    pos = 12 + n
+    changes = []
+    for path, nb, na in meta.pop("files"):
+        before = None if nb < 0 else data[pos : pos + nb]
+        pos += max(nb, 0)
+        after = None if na < 0 else data[pos : pos + na]
+        pos += max(na, 0)
+        changes.append(FileChange(path, before, after))
+    if pos != len(data):
+        raise ValueError(f"change set truncated or overlong ({len(data)} bytes, expected {pos})")
+    return meta, changes
 
 
 def encode_changes(changes: list[FileChange]) -> str:
-    """The undo log's payload: JSON, zlib level 1, base64 (text)."""
-    raw = json.dumps(_changes_json(changes), separators=(",", ":")).encode("ascii")
-    return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
+    """The undo log's payload (text, for a STRING column: Kùzu 0.11.3 takes
+    no bytes parameters): ``z1:`` + base64 of the zlib-compressed (level 1)
+    :func:`pack`."""
+    return "z1:" + base64.b64encode(zlib.compress(pack({}, changes), 1)).decode("ascii")
 
 
 def decode_changes(payload: str) -> list[FileChange]:
-    return _changes_from_json(json.loads(zlib.decompress(base64.b64decode(payload))))
+    """Inverse of :func:`encode_changes` (also reads the first format:
+    base64 of zlib JSON with base64 bytes)."""
+    if payload.startswith("z1:"):
+        return unpack(zlib.decompress(base64.b64decode(payload[3:])))[1]
+    items = json.loads(zlib.decompress(base64.b64decode(payload)))
+    unb64 = lambda t: None if t is None else base64.b64decode(t)  # noqa: E731
+    return [FileChange(i["path"], unb64(i["before"]), unb64(i["after"])) for i in items]
 
 
 # -- files ---------------------------------------------------------------------
@@ -347,12 +381,12 @@ def _journal_path(config: Config) -> Path:
     return config.store / JOURNAL
 
 
-def _write_journal(config: Config, data: dict) -> None:
+def _write_journal(config: Config, meta: dict, changes: list[FileChange]) -> None:
     config.store.mkdir(parents=True, exist_ok=True)
     path = _journal_path(config)
     tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="ascii") as fh:
-        json.dump(data, fh, separators=(",", ":"))
+    with open(tmp, "wb") as fh:
+        fh.write(pack(meta, changes))
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
@@ -433,7 +467,7 @@ def _op_from_row(row: dict, changes: list[FileChange] | None) -> Operation:
 
 
 def _run(config: Config, store: Store, journal: dict, changes: list[FileChange]) -> Operation | None:
-    _write_journal(config, {**journal, "changes": _changes_json(changes)})
+    _write_journal(config, journal, changes)
     try:
         _write_all(config, changes, _CrashHook())
     except OSError as exc:
@@ -603,9 +637,11 @@ def recover(config: Config, store: Store) -> str | None:
         return None
     with _lock:
         try:
-            journal = json.loads(path.read_text(encoding="ascii"))
-            changes = _changes_from_json(journal["changes"])
-        except (OSError, ValueError, KeyError) as exc:
+            journal, changes = unpack(path.read_bytes())
+            lacking = {"token", "action", "kind", "summary", "created", "reversible", "store_actions", "details", "op_id"} - set(journal)
+            if lacking:
+                raise KeyError(", ".join(sorted(lacking)))
+        except (OSError, ValueError, KeyError, UnicodeDecodeError) as exc:
             # The journal is written to a temp file and renamed, so a torn
             # journal means the crash came before any vault file changed.
             _clear_journal(config)
