@@ -138,9 +138,9 @@ def detail_table(item: InboxItem) -> Table:
 COLUMNS = (
     ColumnSpec("created", "created", width=10),
     ColumnSpec("status", "status", width=9),
-    ColumnSpec("title", "correction", weight=45, minimum=20),
-    ColumnSpec("task", "task", weight=30, minimum=14),
-    ColumnSpec("cluster", "cluster / rule", weight=25, minimum=14),
+    ColumnSpec("title", "correction", weight=45, minimum=16),
+    ColumnSpec("task", "task", weight=30, minimum=10),
+    ColumnSpec("cluster", "cluster / rule", weight=25, minimum=10),
 )
 
 
@@ -249,8 +249,8 @@ class InboxScreen(PaneScreen):
         self._update_title()
         if not self.items:
             self._show_empty(
-                "No open corrections: every correction is promoted into a rule or dismissed. "
-                "New ones arrive with `brainwork capture correction`; a shows handled ones too."
+                "No open corrections. New ones arrive with `brainwork capture correction`; "
+                "a shows the handled ones (promoted into a rule or dismissed) too."
                 if not self.include_handled
                 else "The vault has no correction pages yet (`brainwork capture correction` records one)."
             )

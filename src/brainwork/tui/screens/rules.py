@@ -89,6 +89,9 @@ class RulesView:
     evidence: dict[str, list[dict]] = field(default_factory=dict)
     cluster: dict[str, tuple[float, str]] = field(default_factory=dict)
     embedded: int = 0
+    #: False while pages still wait to be embedded: effects, pruning and
+    #: similarities are not known yet (None / empty).
+    figures: bool = True
 
 
 def _needed_ids(store: Store) -> list[str]:
@@ -109,12 +112,34 @@ def missing_vectors(store: Store) -> list[str]:
     return [i for i in ids if i not in have]
 
 
-def read_rules_view(config: Config, store: Store, today: str | None = None) -> RulesView:
+#: Keys of an overview item that need vectors (effect figures).
+EFFECT_KEYS = ("before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped", "task_class")
+
+
+def _overview_without_vectors(config: Config, store: Store) -> dict:
+    """:func:`brainwork.learn.rules.overview` without the figures that need
+    vectors (effects None, no pruning): shown while pages are embedded."""
+    from brainwork.learn.doctrine import doctrine
+
+    doc = doctrine(config, store)
+    cost = {d.id: d.tokens for d in doc.rules}
+    rules = []
+    for r in list_rules(store):
+        item = r.to_json()
+        item["doctrine_tokens"] = cost.get(r.id)
+        item.update({k: None for k in EFFECT_KEYS})
+        rules.append(item)
+    return {"rules": rules, "pruning": [], "doctrine": {"tokens": doc.tokens, "budget": doc.budget, "over_budget": doc.over_budget}}
+
+
+def read_rules_view(config: Config, store: Store, today: str | None = None, *, figures: bool = True) -> RulesView:
     """Read the pane's data (no writes; vectors come from the cache).
 
     ``today``: the date pruning counts staleness to (default: today).
+    ``figures=False``: leave out what needs vectors (effects, pruning,
+    similarities) — for a first paint while missing vectors are embedded.
     """
-    data = overview(config, store, today=today)
+    data = overview(config, store, today=today) if figures else _overview_without_vectors(config, store)
     by_id = {r["id"]: r for r in data["rules"]}
     order: list[str] = []
     for status, _ in GROUPS:
@@ -129,13 +154,13 @@ def read_rules_view(config: Config, store: Store, today: str | None = None) -> R
     titles = {t["id"]: t["title"] for t in q.tasks(store)}
     live = [r for r in data["rules"] if r["status"] in ("candidate", "active")]
     wanted = {r["id"] for r in live} | {c for r in live for c in r["evidence"]}
-    vecs = embed.vectors(store, sorted(wanted)) if wanted else {}
+    vecs = embed.vectors(store, sorted(wanted)) if wanted and figures else {}
     clusters = {}
     for cl in (cluster_of(store) or {}).values():
         key = cl.get("candidate") or (cl.get("rule") if cl.get("action") != "evidence" else None)
         if key:
             clusters[key] = float(cl.get("similarity") or 0.0)
-    view = RulesView(by_id, order, data["pruning"], data["doctrine"])
+    view = RulesView(by_id, order, data["pruning"], data["doctrine"], figures=figures)
     for r in live:
         rv = vecs.get(r["id"])
         rows = []
@@ -242,7 +267,9 @@ def doctrine_summary(view: RulesView) -> Text:
     if d.get("over_budget"):
         text.append("over budget: tighten, merge or retire rules\n", style="red")
     text.append("Pruning   ", style="bold")
-    if not view.pruning:
+    if not view.figures:
+        text.append("after embedding…", style="dim")
+    elif not view.pruning:
         text.append("nothing to prune", style="dim")
     for s in view.pruning:
         if s["kind"] == "merge":
@@ -266,8 +293,8 @@ class RuleList(OptionList):
 #: The evidence table's columns (``sim``: cosine of the correction to the rule).
 EVIDENCE_COLUMNS = (
     ColumnSpec("created", "created", width=10),
-    ColumnSpec("title", "correction", weight=60, minimum=16),
-    ColumnSpec("task", "task", weight=40, minimum=12),
+    ColumnSpec("title", "correction", weight=60, minimum=12),
+    ColumnSpec("task", "task", weight=40, minimum=8),
     ColumnSpec("sim", "sim", width=4),
     ColumnSpec("status", "status", width=9),
 )
@@ -315,6 +342,8 @@ class RulesScreen(PaneScreen):
         self._request = 0
         self._phase = ""
         self._showing_text_of: str | None = None
+        #: What the figures wait for ("" when they are there).
+        self._waiting = ""
 
     # -- layout -------------------------------------------------------------------
     def compose_body(self) -> Iterable[Widget]:
@@ -360,8 +389,11 @@ class RulesScreen(PaneScreen):
         app = self.app
         with app.store.use() as store:
             missing = missing_vectors(store)
+            if missing:  # show the rules now; the figures follow once embedded
+                first = read_rules_view(app.config, store, self.TODAY, figures=False)
         embedded = 0
         if missing and not worker.is_cancelled:
+            self.post_message(RulesLoaded(request_id, first))
             if embed.loaded_embedder(app.config) is None:
                 self.post_message(RulesProgressed(request_id, f"Loading the embedding model to embed {_n(len(missing), 'page')}…"))
             emb = learning.load_embedder(app)
@@ -378,13 +410,20 @@ class RulesScreen(PaneScreen):
             self.post_message(RulesLoaded(request_id, view))
 
     def on_rules_progressed(self, message: RulesProgressed) -> None:
-        if message.request_id == self._request and self.view is None:
-            self._message(message.text)
+        if message.request_id == self._request:
+            self._waiting = message.text
+            self._update_subtitle()
+            if self.view is None:
+                self._message(message.text)
+            elif not self.view.figures and self.rule_is("active"):
+                self.query_one("#effect-numbers", Static).update(Text(f"Effect: {message.text}", style="dim"))
 
     def on_rules_loaded(self, message: RulesLoaded) -> None:
         if message.request_id != self._request:
             return
         view = self.view = message.view
+        if view.figures:
+            self._waiting = ""
         # Keep edits only for rules that are still candidates.
         self.edits = {k: v for k, v in self.edits.items() if view.rules.get(k, {}).get("status") == "candidate"}
         rule_list = self.query_one(RuleList)
@@ -428,6 +467,8 @@ class RulesScreen(PaneScreen):
             extra = _n(len(rule["evidence"]), "correction")
             if rule["id"] in self.edits:
                 extra += " · edited"
+        elif rule["status"] == "active" and self.view is not None and not self.view.figures:
+            extra = "effect: computing…"
         elif rule["status"] == "active":
             if rule.get("helped") is True:
                 extra = f"helped · {_per_task(rule['before'])}→{_per_task(rule['after'])}"
@@ -456,7 +497,7 @@ class RulesScreen(PaneScreen):
 
     def _update_subtitle(self) -> None:
         left = self.query_one("#rules-left")
-        left.border_subtitle = self._phase or "c consolidates"
+        left.border_subtitle = self._phase or ("embedding…" if self._waiting else "c consolidates")
 
     # -- the highlighted rule -------------------------------------------------------
     @on(OptionList.OptionHighlighted, "#rule-list")
@@ -516,8 +557,16 @@ class RulesScreen(PaneScreen):
 
         self.query_one("#rule-meta", Static).update(self._meta(rule))
         effect = self.query_one("#rule-effect")
-        if rule["status"] == "active":
+        if rule["status"] == "active" and not view.figures:
             effect.display = True
+            self.query_one(EffectChart).clear_effect()
+            self.query_one(EffectChart).display = False
+            self.query_one("#effect-numbers", Static).update(
+                Text(f"Effect: {self._waiting or 'computing…'}", style="dim")
+            )
+        elif rule["status"] == "active":
+            effect.display = True
+            self.query_one(EffectChart).display = True
             self.query_one(EffectChart).show_effect(
                 rule["before"], rule["after"], rule["tasks_before"] or 0, rule["tasks_after"] or 0, rule["helped"]
             )
