@@ -4,6 +4,7 @@ with the real embedding model (see learning_support.py)."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -266,3 +267,17 @@ def test_rules_pane_candidate_snapshot(snap_compare, config, settle) -> None:
 def test_rules_pane_active_rule_snapshot(snap_compare, config, settle) -> None:
     """An active rule that helped: before/after chart, numbers, doctrine share."""
     assert _snap(snap_compare, config, settle, CERT)
+
+
+async def test_a_fresh_vault_is_embedded_in_a_worker(sample_config, settle, monkeypatch) -> None:
+    """No vectors yet: the rules show at once, the figures once the worker embedded the pages."""
+    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+        pytest.skip("needs the real model")
+    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        view = screen.view
+        assert view.figures and view.embedded > 40
+        assert view.rules[CERT]["helped"] is True
+        assert all(e["similarity"] is not None for e in view.evidence[CI])
