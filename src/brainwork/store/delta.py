@@ -66,7 +66,6 @@ def apply_delta(
     """
     import pyarrow as pa
 
-    _, edge_schema = _schemas()
     with store.write():
         if files:
             # Kùzu 0.11.3: on a multi-pair REL table (Page->Page, Page->Missing)
@@ -101,9 +100,18 @@ def apply_delta(
             )
         if new_missing:
             store.copy("Missing", pa.table({"id": pa.array(sorted(new_missing), pa.string())}))
+        # Inserts only by COPY, as the full sync does: mixing CREATEd edges
+        # into these multi-pair REL tables left rows that later unlabelled
+        # deletes missed (kuzu 0.11.3; a ROLLBACK then segfaulted).
+        edge_schema = _schemas()[1]
         for table, rows in edges.items():
-            live = [r for r in rows if not r["dead"]]
-            dead = [r for r in rows if r["dead"]]
-            store.copy(table, _table(live, edge_schema), ("Page", "Page"))
-            store.copy(table, _table(dead, edge_schema), ("Page", "Missing"))
-        store.execute("MATCH (m:Missing) WHERE NOT EXISTS { MATCH ()-[]->(m) } DELETE m")
+            store.copy(table, _table([r for r in rows if not r["dead"]], edge_schema), ("Page", "Page"))
+            store.copy(table, _table([r for r in rows if r["dead"]], edge_schema), ("Page", "Missing"))
+        # Dead-link targets nothing points at any more. Each table is asked
+        # with labelled endpoints: an unlabelled `()-[]->(m)` pattern misses
+        # rows created in the second pair of a multi-pair REL table (kuzu
+        # 0.11.3), and deleting a Missing node that still has edges fails.
+        keep: set[str] = set()
+        for table in EDGE_TABLES:
+            keep.update(r[0] for r in store.execute(f"MATCH (:Page)-[:{table}]->(m:Missing) RETURN DISTINCT m.id"))
+        store.execute("MATCH (m:Missing) WHERE NOT m.id IN $keep DELETE m", {"keep": sorted(keep)})
