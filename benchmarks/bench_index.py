@@ -205,10 +205,10 @@ def run(pages: int, runs: int, seed: int, vault: Path | None, workdir: Path, pai
     except FileNotFoundError:
         manifest, hub = {}, None
     store = workdir / "store"
-    n = manifest.get("pages", pages)
 
     # Full index, fresh store each run, each in a cold process.
     full = [run_child("benchmarks.bench_index", "--child", "full", str(vault), str(store)) for _ in range(runs)]
+    n = full[0]["pages"]
     t = Timing.of([r["seconds"] for r in full], [r["cpu"] for r in full])
     med = sorted(full, key=lambda r: r["seconds"])[len(full) // 2]
     bench.add(f"full index, {n:,} pages", t, TARGETS["full"],
