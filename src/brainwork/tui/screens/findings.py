@@ -438,9 +438,10 @@ class FindingsScreen(PaneScreen):
             self.post_message(FindingsChecked(request_id, list(found), time.monotonic() - started))
 
     def on_worker_state_changed(self, event) -> None:
+        # Textual also runs PaneScreen's handler (every class in the MRO
+        # gets the message), which reports failures: no super() call here.
         if event.worker.group == "findings" and event.worker.is_finished:
             self._end_progress()
-        super().on_worker_state_changed(event)
 
     def _end_progress(self) -> None:
         self._checking = False
