@@ -245,6 +245,41 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool
             edges[EDGES_BY_NAME[link.edge].table].append(row)
     new_missing = sorted(dead_targets - delta.missing_ids(store)) if dead_targets else []
 
+    # Compare with what is stored: only edges that differ are deleted and
+    # inserted (see delta.apply_delta on why few COPYs matter).
+    gone = set(removed)
+    old_edges = delta.file_edges(store, sorted(files))
+    edge_deletes: dict[tuple[str, str], list[dict]] = {}
+    edge_inserts: dict[tuple[str, str], list[dict]] = {}
+
+    def key(row: dict) -> tuple:
+        return (row["from"], row["to"], row["file"], row["line"], row["target"])
+
+    def full(row: dict) -> tuple:
+        return key(row) + tuple(row[c] for c in ("place", "label", "heading", "embed", "ambiguous"))
+
+    new_by: dict[tuple[str, str], list[dict]] = {}
+    for table, rows in edges.items():
+        for row in rows:
+            new_by.setdefault((table, "Missing" if row["dead"] else "Page"), []).append(row)
+    for group in set(old_edges) | set(new_by):
+        old_rows = [r for r in old_edges.get(group, []) if r["from"] not in gone and r["to"] not in gone]
+        new_rows = new_by.get(group, [])
+        old_k: dict[tuple, list[tuple]] = {}
+        new_k: dict[tuple, list[dict]] = {}
+        for r in old_rows:
+            old_k.setdefault(key(r), []).append(full(r))
+        for r in new_rows:
+            new_k.setdefault(key(r), []).append(r)
+        for k in set(old_k) | set(new_k):
+            was = sorted(old_k.get(k, []), key=repr)
+            now = new_k.get(k, [])
+            if was == sorted((full(r) for r in now), key=repr):
+                continue
+            if was:
+                edge_deletes.setdefault(group, []).append(dict(zip(("from", "to", "file", "line", "target"), k)))
+            edge_inserts.setdefault(group, []).extend(now)
+
     # Only the columns that changed are set (see delta.apply_delta).
     stored = delta.stored_columns(store, [r["id"] for r in rows_updated])
     groups: dict[tuple[str, ...], list[dict]] = {}
@@ -267,8 +302,8 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool
         updated=groups,
         added=rows_added,
         touched=touched,
-        files=sorted(files),
-        edges=edges,
+        edge_deletes=edge_deletes,
+        edge_inserts=edge_inserts,
         new_missing=new_missing,
         clear_error_paths=sorted(error_paths),
         errors=new_errors,
