@@ -30,7 +30,7 @@ def test_model_shape_normalised_and_meaningful(embedder):
     assert out.shape == (4, 384) and out.dtype == np.float32
     assert np.allclose(np.linalg.norm(out[:3], axis=1), 1.0, atol=1e-5)
     assert np.allclose(out[3], 0) or np.isclose(np.linalg.norm(out[3]), 1.0, atol=1e-5)
-    assert embedder.name == BUNDLED_NAME and not embedder.lexical and embedder.reason is None
+    assert embedder.name == f"{BUNDLED_NAME}@256" and not embedder.lexical and embedder.reason is None
     assert out[0] @ out[1] > out[0] @ out[2] + 0.3
     assert embedder.encode([]).shape == (0, 384)
     assert loaded_embedder(None) is embedder  # cached per process, loaded once

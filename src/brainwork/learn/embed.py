@@ -60,9 +60,19 @@ DIM = VECTOR_DIM
 #: reinstalled venv keeps the cache).
 BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 LEXICAL_NAME = "lexical:hashed-char-3-5:384"
-#: Characters of page text embedded. all-MiniLM-L6-v2 reads at most 256
-#: word pieces (~1,000-1,200 characters of English); tokenising more is waste.
+#: Word pieces the model reads per text: the window all-MiniLM-L6-v2's
+#: config sets (256). Its training length, 128, would halve the CPU cost of
+#: long pages, but it shifts similarities enough to change what the learning
+#: step's thresholds (tuned on sample_vault/ with 256) decide, so 256 stays.
+MAX_SEQ_TOKENS = 256
+#: Characters of page text embedded: a little more than 256 word pieces of
+#: English (~4-5 characters each); tokenising more would be waste.
 MAX_TEXT_CHARS = 1500
+#: Batches up to this size encode on one torch thread: a second thread
+#: saves ~nothing for one short text, and on a busy machine its spin-waiting
+#: made a single query encode ~10x slower (measured: 400 ms vs 20-40 ms wall
+#: at load 10 on 2 cores).
+SMALL_BATCH = 8
 #: Texts encoded per call between progress reports and store writes.
 CHUNK = 256
 
@@ -183,14 +193,22 @@ class SentenceEmbedder(Embedder):
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
+        import torch
+
         with self._lock:
-            out = self._model.encode(
-                list(texts),
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-            )
+            threads = torch.get_num_threads()
+            if len(texts) <= SMALL_BATCH:
+                torch.set_num_threads(1)
+            try:
+                out = self._model.encode(
+                    list(texts),
+                    batch_size=self.batch_size,
+                    convert_to_numpy=True,
+                    normalize_embeddings=True,
+                    show_progress_bar=False,
+                )
+            finally:
+                torch.set_num_threads(threads)
         return _normalise(out)
 
 
@@ -285,7 +303,11 @@ def _load(config: Config | None) -> Embedder:
     dim = get_dim()
     if dim != DIM:
         return LexicalEmbedder(f"model {folder} gives {dim} dimensions; brainwork stores {DIM}")
-    return SentenceEmbedder(model, name)
+    seq = min(int(getattr(model, "max_seq_length", None) or MAX_SEQ_TOKENS), MAX_SEQ_TOKENS)
+    model.max_seq_length = seq
+    # The window is part of the name (and so of every cache key): vectors made
+    # with another window are re-embedded, never mixed.
+    return SentenceEmbedder(model, f"{name}@{seq}")
 
 
 def get_embedder(config: Config | None = None) -> Embedder:
