@@ -114,6 +114,10 @@ async def test_active_rules_show_their_effect_and_doctrine_cost(config, settle) 
 async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> None:
     app = BrainworkApp(config)
     async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        assert len(app.screen.items) == 15
         screen = await open_rules(pilot, settle)
         assert screen.current == CI
         await pilot.press("a")
@@ -124,6 +128,10 @@ async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> Non
         assert fields(config, "corrections/2026-09-15-retry-masked-race")["status"] == "promoted"
         assert screen.current == CI and screen.rule["status"] == "active"
         assert screen.view.order[:1] == [CITE]  # the one candidate left
+        # the inbox (shown before, out of sight since) re-reads when shown again
+        await pilot.press("4")
+        await settle(pilot)
+        assert len(app.screen.items) == 10  # 15 open less the 5 promoted
     assert CI in doctrine_ids(config)
 
     app = BrainworkApp(config)

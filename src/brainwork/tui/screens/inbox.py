@@ -171,6 +171,7 @@ class InboxScreen(PaneScreen):
         self.rules: list[dict] = []
         self.include_handled = False
         self._request = 0
+        self._stale = False
         self._loaded = False
         self._phase = ""
 
@@ -196,7 +197,17 @@ class InboxScreen(PaneScreen):
         table.focus()
 
     def on_vault_changed(self) -> None:
-        self.load()
+        # A pane out of sight re-reads when it is shown again, not after
+        # every operation done elsewhere.
+        if self.is_current:
+            self.load()
+        else:
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.load()
 
     # -- reading ------------------------------------------------------------------
     def load(self) -> None:

@@ -340,6 +340,7 @@ class RulesScreen(PaneScreen):
         self.edits: dict[str, str] = {}
         self.current: str | None = None
         self._request = 0
+        self._stale = False
         self._phase = ""
         self._showing_text_of: str | None = None
         #: What the figures wait for ("" when they are there).
@@ -373,7 +374,17 @@ class RulesScreen(PaneScreen):
         self.query_one(RuleList).focus()
 
     def on_vault_changed(self) -> None:
-        self.load()
+        # A pane out of sight re-reads when it is shown again, not after
+        # every operation done elsewhere.
+        if self.is_current:
+            self.load()
+        else:
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.load()
 
     # -- reading ------------------------------------------------------------------
     def load(self) -> None:
