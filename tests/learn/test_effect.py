@@ -24,7 +24,10 @@ def test_cert_rule_helped_backup_rule_did_not(embedded_sample):
     for e in (cert, backup):
         assert e.tasks_before >= 3 and e.tasks_after >= 3
     assert cert.after < cert.before and cert.helped is True
+    assert cert.after == 0  # no chain correction after the rule; the two others are of other kinds
+    assert cert.all_after > cert.after
     assert backup.after >= backup.before and backup.helped is False
+    assert backup.corrections_after >= 2
     # the task class: renewals for the cert rule, migrations for the backup rule
     cert_class = {t for t, _ in cert.task_class}
     assert {"tasks/2026-10-13-renew-cert-billing-api", "tasks/2026-10-28-renew-cert-edge-proxy"} <= cert_class
@@ -41,7 +44,7 @@ def test_rules_json_shows_effect_and_pruning(embedded_sample):
     by_id = {r["id"]: r for r in data["rules"]}
     for rid in (CERT, BACKUP):
         r = by_id[rid]
-        assert {"before", "after", "tasks_before", "tasks_after"} <= set(r)
+        assert {"before", "after", "tasks_before", "tasks_after", "all_before", "all_after"} <= set(r)
         assert r["doctrine_tokens"] > 0
     assert by_id[CERT]["after"] < by_id[CERT]["before"]
     assert by_id[BACKUP]["after"] >= by_id[BACKUP]["before"]

@@ -55,13 +55,13 @@ from typing import Callable
 import numpy as np
 
 from brainwork.config import Config
-from brainwork.learn.pagefile import Edits, link
+from brainwork.learn.pagefile import Edits, add_items, link
 from brainwork.learn.rules import EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
 from brainwork.learn.similarity import centroid, matrix, mean_pairwise, page_vectors, unit
 from brainwork.ops import changeset
 from brainwork.store import Store
 from brainwork.store import learning as q
-from brainwork.vault.edit import add_to_list_field, render_scalar, set_field
+from brainwork.vault.edit import render_scalar, set_field
 from brainwork.vault.write import slugify, unique_rel_path
 
 Progress = Callable[[int, int, str], None]
@@ -366,12 +366,19 @@ def draft_rule(
 
 
 # -- matching -----------------------------------------------------------------
-def _contradicts(config: Config, rule: Rule, members: list[dict], margin: float) -> bool:
+def _contradiction_texts(rule: Rule, members: list[dict]) -> list[str]:
+    since = rule.activated or ""
+    out = [_one_line(rule.text) or _one_line(rule.title)]
+    for m in members:
+        if (m["created"] or "") >= since:
+            out += [_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))]
+    return [t for t in out if t]
+
+
+def _contradicts(rule: Rule, members: list[dict], margin: float, texts: "_TextVectors") -> bool:
     """True when ``rule``'s text is closer to what the corrections call wrong
     than to what they call correct (mean cosine, by at least ``margin``),
     looking only at corrections made after the rule became active."""
-    from brainwork.learn.embed import get_embedder
-
     since = rule.activated or ""
     after = [m for m in members if (m["created"] or "") >= since]
     pairs = [(_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))) for m in after]
@@ -379,10 +386,46 @@ def _contradicts(config: Config, rule: Rule, members: list[dict], margin: float)
     text = _one_line(rule.text) or _one_line(rule.title)
     if not pairs or not text:
         return False
-    emb = get_embedder(config)
-    mat = emb.encode([text] + [w for w, _ in pairs] + [c for _, c in pairs])
-    r, wrong, right = mat[0], mat[1 : 1 + len(pairs)], mat[1 + len(pairs) :]
+    r = texts.vector(text)
+    wrong = texts.matrix([w for w, _ in pairs])
+    right = texts.matrix([c for _, c in pairs])
     return float(np.mean(wrong @ r) - np.mean(right @ r)) >= margin
+
+
+class _TextVectors:
+    """Texts embedded on demand, all pending ones in one encode call (the
+    model's per-call overhead dominates for short texts)."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self._pending: list[str] = []
+        self._vecs: dict[str, np.ndarray] = {}
+
+    def need(self, texts: list[str]) -> None:
+        for t in texts:
+            if t and t not in self._vecs:
+                self._pending.append(t)
+
+    def _flush(self) -> None:
+        todo = list(dict.fromkeys(t for t in self._pending if t not in self._vecs))
+        self._pending = []
+        if todo:
+            from brainwork.learn.embed import get_embedder
+
+            for t, v in zip(todo, get_embedder(self.config).encode(todo)):
+                self._vecs[t] = v
+
+    def vector(self, text: str) -> np.ndarray:
+        if text not in self._vecs:
+            self._pending.append(text)
+            self._flush()
+        return self._vecs[text]
+
+    def matrix(self, texts: list[str]) -> np.ndarray:
+        if any(t not in self._vecs for t in texts):
+            self._pending.extend(texts)
+            self._flush()
+        return np.stack([self._vecs[t] for t in texts]).astype(np.float32)
 
 
 def _rejected_sets(store: Store, rules: list[Rule]) -> dict[str, set[str]]:
@@ -456,8 +499,12 @@ def consolidate(
     drafts: list[Draft] = []
     suppressed: list[dict] = []
     to_cluster: set[str] = set()
-    report(0, len(groups), "drafting")
-    for gi, group in enumerate(groups):
+    # Pass 1: match every group to the existing rules (no model calls) and
+    # note which texts the drafts and contradiction checks need, so the
+    # model encodes them all in one call.
+    plans: list[dict] = []
+    texts = _TextVectors(config)
+    for group in groups:
         members = sorted((items[i] for i in group), key=lambda c: c["id"])
         ids = [m["id"] for m in members]
         idset = set(ids)
@@ -469,14 +516,11 @@ def consolidate(
         # rows of the members that have vectors, in member (id) order
         in_vec = [i for i in sorted(group, key=lambda i: items[i]["id"]) if i < len(raw)]
         gmat = mixed[in_vec] if in_vec else matrix([])
-        sim = mean_pairwise(gmat) if len(in_vec) >= 1 else 1.0
+        sim = mean_pairwise(gmat) if in_vec else 1.0
         cen = centroid([raw[i] for i in in_vec])
         cluster = Cluster(ids, task_set, sim, new=[i for i in ids if i not in seen])
-        if len(members) >= 2:
-            cluster.terms = shared_terms([_correction_doc(m) for m in members])
 
-        # 1. an existing candidate or active rule: by shared evidence, else by similarity
-        match: Rule | None = None
+        match: Rule | None = None  # an existing candidate or active rule: by shared evidence, else by similarity
         overlap = [(len(idset & set(r.evidence)), r) for r in live_rules]
         overlap = [(n, r) for n, r in overlap if n]
         if overlap:
@@ -488,35 +532,50 @@ def consolidate(
             if scored[0][0] >= th.rule_match_similarity:
                 match = next(r for r in live_rules if r.id == scored[0][1])
                 cluster.rule_similarity = scored[0][0]
+        if match is None and not recurs:
+            continue
+        check = match is not None and match.status == "active" and recurs
+        draft = match is None or check
+        if check:
+            texts.need(_contradiction_texts(match, members))
+        if draft:
+            texts.need([_one_line(m["fields"].get("correct")) for m in members])
+        plans.append({"cluster": cluster, "members": members, "group": group, "match": match, "check": check,
+                      "in_vec": in_vec, "gmat": gmat})
 
+    # Pass 2: decide, draft, plan the edits.
+    report(0, len(plans), "drafting")
+    for gi, plan in enumerate(plans):
+        cluster, members, match, in_vec, gmat = plan["cluster"], plan["members"], plan["match"], plan["in_vec"], plan["gmat"]
+        ids = cluster.corrections
+        idset = set(ids)
+        if len(members) >= 2:
+            cluster.terms = shared_terms([_correction_doc(m) for m in members])
         supersede: Rule | None = None
         if match is not None and match.status == "candidate":
             cluster.action, cluster.rule, cluster.candidate = "existing", match.id, match.id
             missing = [i for i in ids if i not in match.evidence]
             if missing:
-                def add(t: str, missing=missing) -> str:
-                    for i in missing:
-                        t = add_to_list_field(t, EVIDENCE_KEY, link(i))
-                    return t
-
-                edits.edit(match.path, add)
+                edits.edit(match.path, lambda t, missing=missing: add_items(t, EVIDENCE_KEY, [link(i) for i in missing]))
         elif match is not None:
             cluster.rule = match.id
-            if recurs and _contradicts(config, match, members, th.rule_contradiction_margin):
+            if plan["check"] and _contradicts(match, members, th.rule_contradiction_margin, texts):
                 supersede = match
             else:
                 cluster.action = "evidence"
-        elif not recurs:
-            continue
-        if cluster.action in ("new",) or supersede is not None:
+        if cluster.action == "new" or supersede is not None:
             covering = [rid for rid, s in rejected.items() if idset <= s]
             if covering:
                 suppressed.append({"corrections": ids, "rejected": sorted(covering)})
                 continue
             earlier = sorted(rid for rid, s in rejected.items() if idset & s)
-            draft_vecs = gmat if len(in_vec) == len(members) else matrix([mixed[i] if i < len(raw) else np.zeros(mixed.shape[1], np.float32) for i in sorted(group, key=lambda i: items[i]["id"])])
+            draft_vecs = gmat if len(in_vec) == len(members) else matrix(
+                [mixed[i] if i < len(raw) else np.zeros(mixed.shape[1], np.float32) for i in sorted(plan["group"], key=lambda i: items[i]["id"])]
+            )
+            corrects = [_one_line(m["fields"].get("correct")) for m in members]
             d = draft_rule(members, draft_vecs, task_rows, today=day, path="", supersedes=supersede.id if supersede else None,
-                           similarity=sim, rejected_before=earlier, correct_vecs=_correct_vectors(config, members))
+                           similarity=cluster.similarity, rejected_before=earlier,
+                           correct_vecs=texts.matrix(corrects) if all(corrects) else None)
             path = _unique_path(config, _slug(d.title), used_paths)
             d.path = path
             drafts.append(d)
@@ -528,7 +587,7 @@ def consolidate(
             cluster.central = _central(ids, gmat)
         clusters.append(cluster)
         to_cluster.update(ids)
-        report(gi + 1, len(groups), "drafting")
+        report(gi + 1, len(plans), "drafting")
 
     for c in unresolved:
         if c["id"] in to_cluster and c["status"] in ("open", None):
@@ -564,15 +623,6 @@ def consolidate(
         report(len(changes), len(changes), "writing")
     out.seconds = time.perf_counter() - t0
     return out
-
-
-def _correct_vectors(config: Config, members: list[dict]) -> np.ndarray | None:
-    texts = [_one_line(m["fields"].get("correct")) for m in members]
-    if not all(texts):
-        return None
-    from brainwork.learn.embed import get_embedder
-
-    return get_embedder(config).encode(texts)
 
 
 def _slug(title: str, limit: int = 60) -> str:

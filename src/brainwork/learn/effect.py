@@ -10,9 +10,14 @@ For each active rule:
 - **before**: tasks of the class created before the rule's ``activated``
   date; **after**: created on or after it (tasks without a ``created`` date
   are left out);
-- corrections per task on each side: corrections ``corrected_by`` those tasks
-  (dismissed ones do not count: a person withdrew them), divided by the
-  number of tasks.
+- corrections per task on each side: the corrections of the rule's kind
+  ``corrected_by`` those tasks, divided by the number of tasks. A correction
+  is of the rule's kind when it is one of the rule's evidence corrections or
+  its vector is at least ``thresholds.cluster_similarity`` similar to the
+  centroid of the evidence (it would have joined that cluster): a kubectl
+  slip during a certificate rotation says nothing about a certificate-chain
+  rule. ``all_before``/``all_after`` count every correction on those tasks,
+  for comparison. Dismissed corrections never count (a person withdrew them).
 
 ``helped`` is True when after < before, False when after >= before, None
 when either side has no task (nothing to compare yet). This is an
@@ -37,9 +42,10 @@ from brainwork.store import learning as q
 class RuleEffect:
     """The before/after figures of one rule.
 
-    ``before``/``after``: corrections per task (None without tasks);
+    ``before``/``after``: corrections of the rule's kind per task (None
+    without tasks); ``all_before``/``all_after``: all corrections per task;
     ``tasks_before``/``tasks_after``: task counts; ``corrections_before``/
-    ``corrections_after``: correction counts; ``task_class``: task ids with
+    ``corrections_after``: counts of corrections of the rule's kind; ``task_class``: task ids with
     their similarity to the class centroid (source tasks first, 1.0 when
     they are source tasks is not assumed: their real similarity is shown);
     ``last_task``: the newest created date in the class.
@@ -57,11 +63,13 @@ class RuleEffect:
     task_class: list[tuple[str, float]] = field(default_factory=list)
     source_tasks: list[str] = field(default_factory=list)
     last_task: str | None = None
+    all_before: float | None = None
+    all_after: float | None = None
 
     def to_json(self) -> dict:
         d = asdict(self)
-        d["before"] = None if self.before is None else round(self.before, 3)
-        d["after"] = None if self.after is None else round(self.after, 3)
+        for k in ("before", "after", "all_before", "all_after"):
+            d[k] = None if d[k] is None else round(d[k], 3)
         d["task_class"] = [[t, round(s, 3)] for t, s in self.task_class]
         return d
 
@@ -118,11 +126,23 @@ def rule_effects(
     tasks = {t["id"]: t for t in q.tasks(store)}
     vecs = page_vectors(config, store, list(tasks), refresh=refresh)
     threshold = config.thresholds.rule_task_similarity
+    klasses = {r.id: task_class(r, corrections, sorted(tasks), vecs, threshold) for r in rules}
+    wanted = {c["id"] for _, k in klasses.values() for t, _ in k for c in tasks[t]["corrections"]}
+    wanted |= {c for r in rules for c in r.evidence}
+    cvecs = page_vectors(config, store, wanted, refresh=refresh)
     out: dict[str, RuleEffect] = {}
     for rule in rules:
-        sources, klass = task_class(rule, corrections, sorted(tasks), vecs, threshold)
+        sources, klass = klasses[rule.id]
+        evidence = set(rule.evidence)
+        evc = centroid([cvecs[c] for c in rule.evidence if c in cvecs])
+
+        def of_kind(cid: str) -> bool:
+            if cid in evidence or evc is None or cid not in cvecs:
+                return cid in evidence or evc is None
+            return float(cvecs[cid] @ evc) >= config.thresholds.cluster_similarity
+
         since = _date(rule.activated)
-        nb = na = cb = ca = 0
+        nb = na = cb = ca = allb = alla = 0
         dates = []
         for tid, _ in klass:
             t = tasks[tid]
@@ -130,17 +150,19 @@ def rule_effects(
             if created is None:
                 continue
             dates.append(created)
-            n = sum(1 for c in t["corrections"] if c["status"] != "dismissed")
+            counted = [c["id"] for c in t["corrections"] if c["status"] != "dismissed"]
+            n = sum(1 for c in counted if of_kind(c))
             if since is None:
                 continue
             if created < since:
-                nb, cb = nb + 1, cb + n
+                nb, cb, allb = nb + 1, cb + n, allb + len(counted)
             else:
-                na, ca = na + 1, ca + n
+                na, ca, alla = na + 1, ca + n, alla + len(counted)
         before = cb / nb if nb else None
         after = ca / na if na else None
         helped = None if before is None or after is None else after < before
         out[rule.id] = RuleEffect(
-            rule.id, rule.activated, before, after, nb, na, cb, ca, helped, klass, sources, max(dates) if dates else None
+            rule.id, rule.activated, before, after, nb, na, cb, ca, helped, klass, sources, max(dates) if dates else None,
+            allb / nb if nb else None, alla / na if na else None,
         )
     return out

@@ -90,3 +90,31 @@ class Edits:
             if after != self._before[rel]:
                 out.append(FileChange(rel, self._before[rel], after))
         return out
+
+
+def add_items(text: str, key: str, items: list[str]) -> str:
+    """Add ``items`` to the list under ``key`` (those not already there,
+    compared like :func:`brainwork.vault.edit.add_to_list_field`).
+
+    One new item is appended as one line (every other byte kept); several
+    are written in one :func:`~brainwork.vault.edit.set_field` of the key
+    (only that key's lines change), so a long list is not re-parsed once per
+    item.
+    """
+    from brainwork.vault.edit import add_to_list_field, frontmatter_fields, set_field
+    from brainwork.vault.resolve import norm
+
+    current = frontmatter_fields(text).get(key)
+    existing = [str(v) for v in current] if isinstance(current, list) else ([str(current)] if current else [])
+    seen = {norm(i.strip()) for i in existing}
+    new = []
+    for item in items:
+        k = norm(item.strip())
+        if k not in seen:
+            seen.add(k)
+            new.append(item)
+    if not new:
+        return text
+    if len(new) == 1:
+        return add_to_list_field(text, key, new[0])
+    return set_field(text, key, existing + new)

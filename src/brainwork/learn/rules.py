@@ -32,7 +32,7 @@ from datetime import date, datetime, timezone
 
 from brainwork.config import Config
 from brainwork.errors import PageNotFound, UserError
-from brainwork.learn.pagefile import Edits, link, link_target
+from brainwork.learn.pagefile import Edits, add_items, link, link_target
 from brainwork.ops import changeset
 from brainwork.store import Store
 from brainwork.store import graph
@@ -236,8 +236,7 @@ def approve(
             t = set_field(t, "rule", " ".join(text.split()))
         t = set_field(t, "status", "active")
         t = set_field(t, "activated", day)
-        for item in evidence_links:
-            t = add_to_list_field(t, PROMOTED_KEY, item)
+        t = add_items(t, PROMOTED_KEY, evidence_links)
         t = set_field(t, EVIDENCE_KEY, None)
         t = _drop_redundant_related(t, store, set(rule.evidence))
         t = set_field(t, PROPOSED_SUPERSEDES_KEY, None)
@@ -345,12 +344,7 @@ def link_corrections(config: Config, store: Store, name: str, corrections: list[
     new = [c for c in ids if c not in rule.evidence]
     edits = Edits(config)
     if new:
-        def edit(t: str) -> str:
-            for c in new:
-                t = add_to_list_field(t, key, link(c))
-            return t
-
-        edits.edit(rule.path, edit)
+        edits.edit(rule.path, lambda t: add_items(t, key, [link(c) for c in new]))
     status = "promoted" if active else "clustered"
     allowed = ("open", "clustered", None) if active else ("open", None)
     changed = [c for c in ids if _set_correction_status(edits, corrs[c], status, only_from=allowed)]
@@ -397,9 +391,10 @@ def overview(config: Config, store: Store, status: str | None = None, *, today=N
     ``{"rules": [...], "pruning": [...], "doctrine": {"tokens", "budget", "over_budget"}}``.
     Each rule is :meth:`Rule.to_json` plus ``doctrine_tokens`` (its cost in
     the doctrine, active rules only) and the effect (issue 4 §7): ``before``
-    and ``after`` (corrections per task), ``tasks_before``, ``tasks_after``,
-    ``corrections_before``, ``corrections_after``, ``helped`` — None for
-    rules that are not active. ``pruning`` lists merge/retire suggestions
+    and ``after`` (corrections of the rule's kind per task), ``tasks_before``,
+    ``tasks_after``, ``corrections_before``, ``corrections_after``,
+    ``helped``, ``all_before``/``all_after`` (all corrections per task) —
+    None for rules that are not active (see :mod:`brainwork.learn.effect`). ``pruning`` lists merge/retire suggestions
     (:mod:`brainwork.learn.prune`).
 
     Raises:
@@ -419,7 +414,8 @@ def overview(config: Config, store: Store, status: str | None = None, *, today=N
         item = r.to_json()
         e = effects.get(r.id)
         item["doctrine_tokens"] = cost.get(r.id)
-        for key in ("before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped"):
+        for key in ("before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped",
+                    "all_before", "all_after"):
             item[key] = None if e is None else e.to_json()[key]
         item["task_class"] = None if e is None else e.to_json()["task_class"]
         out.append(item)
