@@ -52,14 +52,15 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-from rapidfuzz import fuzz, utils
+from rapidfuzz import fuzz, process, utils
 
 #: Size of each page's bottom-k sketch of body words.
 DUPLICATE_SKETCH = 16
 #: Pages sharing at least this many sketch values become candidates.
 SKETCH_MIN_SHARED = 2
-#: A name block larger than this is too common to mean anything and is skipped.
-MAX_BLOCK = 200
+#: A name shared by more pages than this is generic ("Weekly sync") and is not
+#: used for blocking (such pages still meet through their bodies).
+MAX_BLOCK = 20
 #: A word on more pages than this is common and not used for blocking.
 MAX_POSTING = 25
 
@@ -183,9 +184,10 @@ def find_duplicates(
             body_text[i] = _body_words(docs[i].body)
         return body_text[i]
 
+    # Stage 1 (per pair, cheap): semantic score, names score, bounds.
+    todo: list[tuple[int, int, float | None, float, float]] = []  # i, j, semantic, names, body needed
     for i, j in sorted(_sketch_pairs([d.body for d in docs]) | _name_pairs(squashed)):
-        a, b = docs[i], docs[j]
-        va, vb = vectors.get(a.id), vectors.get(b.id)
+        va, vb = vectors.get(docs[i].id), vectors.get(docs[j].id)
         semantic = float(np.dot(va, vb)) if va is not None and vb is not None else None
         # Smallest lexical score that can still reach the threshold.
         need = threshold if semantic is None else 2 * threshold - semantic
@@ -198,11 +200,18 @@ def find_duplicates(
         la, lb = len(ta), len(tb)
         if la + lb and body_w * (2 * min(la, lb) / (la + lb)) + name_weight * name_score < need:
             continue
-        body_needed = max(0.0, (need - name_weight * name_score) / body_w)
-        if not la and not lb:
-            body_score = 1.0
-        else:
-            body_score = fuzz.token_sort_ratio(ta, tb, processor=None, score_cutoff=body_needed * 100 - 1e-9) / 100
+        body_needed = max(0.0, (need - name_weight * name_score) / body_w) if body_w > 0 else 0.0
+        todo.append((i, j, semantic, name_score, body_needed))
+    if not todo:
+        return []
+    # Stage 2 (all pairs at once, in C on every core): body scores. Below the
+    # smallest needed score rapidfuzz answers 0, and such a pair fails anyway.
+    cutoff = min(t[4] for t in todo) * 100 - 1e-9
+    bodies = process.cpdist([text(t[0]) for t in todo], [text(t[1]) for t in todo], scorer=fuzz.token_sort_ratio,
+                            processor=None, score_cutoff=max(0.0, cutoff), workers=-1)
+    for (i, j, semantic, name_score, _), body in zip(todo, bodies):
+        a, b = docs[i], docs[j]
+        body_score = 1.0 if not body_text[i] and not body_text[j] else float(body) / 100
         lexical = name_weight * name_score + body_w * body_score
         score = lexical if semantic is None else (lexical + semantic) / 2
         if score >= threshold:
