@@ -147,21 +147,19 @@ def orphan(ctx: Context) -> list[Finding]:
     return out
 
 
-def _name_choices(ctx: Context) -> tuple[list[str], list[str]]:
-    """(processed names, owning id) over every page's title, aliases and file
-    name, and every attachment's file name."""
-    names: list[str] = []
-    owners: list[str] = []
+def _name_choices(ctx: Context) -> tuple[list[str], list[list[str]]]:
+    """(distinct processed names, the ids owning each) over every page's
+    title, aliases and file name, and every attachment's file name."""
+    owners: dict[str, list[str]] = {}
     p = ctx.pages
     for i, pid in enumerate(p["id"]):
-        for name in dict.fromkeys((p["title"][i], *p["aliases"][i], pid.rsplit("/", 1)[-1])):
+        for name in {utils.default_process(n) for n in (p["title"][i], *p["aliases"][i], pid.rsplit("/", 1)[-1]) if n}:
             if name:
-                names.append(utils.default_process(name))
-                owners.append(pid)
+                owners.setdefault(name, []).append(pid)
     for aid in ctx.attachments:
-        names.append(utils.default_process(aid.rsplit("/", 1)[-1]))
-        owners.append(aid)
-    return names, owners
+        owners.setdefault(utils.default_process(aid.rsplit("/", 1)[-1]), []).append(aid)
+    names = list(owners)
+    return names, [owners[n] for n in names]
 
 
 def dead_link(ctx: Context) -> list[Finding]:
@@ -188,8 +186,9 @@ def dead_link(ctx: Context) -> list[Finding]:
                 best: dict[str, float] = {}
                 for j in np.flatnonzero(row):
                     s = float(row[j]) / 100
-                    if s > best.get(owners[j], -1):
-                        best[owners[j]] = s
+                    for owner in owners[j]:
+                        if s > best.get(owner, -1):
+                            best[owner] = s
                 suggestions[t] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
     out = []
     for r in rows:
@@ -304,6 +303,34 @@ def _title_line(ctx: Context, pid: str) -> int:
     return 1
 
 
+def _sorted_words(text: str) -> str:
+    return " ".join(sorted(utils.default_process(text).split()))
+
+
+def _resembling_things(ctx: Context, suggestions: list[str], things: list[tuple[str, str]]) -> list[tuple[int, float] | None]:
+    """For each suggested title, the index of the most similar thing title
+    and its token-sort ratio (0..1) when >= ``thing_title_similarity``.
+
+    Token-sort ratio is the plain ratio of the sorted words, so the words are
+    sorted once here and every pair is scored in C (rapidfuzz ``cdist`` on
+    both cores, in bounded chunks)."""
+    out: list[tuple[int, float] | None] = [None] * len(suggestions)
+    if not things or not suggestions:
+        return out
+    choices = [_sorted_words(t) for _, t in things]
+    queries = [_sorted_words(s) if s else "" for s in suggestions]
+    cutoff = ctx.t.thing_title_similarity * 100
+    step = max(1, 20_000_000 // len(choices))
+    for start in range(0, len(queries), step):
+        scores = process.cdist(queries[start : start + step], choices, scorer=fuzz.ratio, processor=None,
+                               dtype=np.uint8, score_cutoff=cutoff, workers=-1)
+        for k, row in enumerate(scores):
+            j = int(np.argmax(row))
+            if row[j] and queries[start + k]:
+                out[start + k] = (j, float(row[j]) / 100)
+    return out
+
+
 def diary_title_check(ctx: Context) -> list[Finding]:
     limit = ctx.t.diary_title_chars
     p = ctx.pages
@@ -317,16 +344,12 @@ def diary_title_check(ctx: Context) -> list[Finding]:
     if not flagged:
         return []
     things = [(pid, p["title"][i]) for i, pid in enumerate(p["id"]) if p["type"][i] in THING_TYPES and p["title"][i]]
-    thing_names = [utils.default_process(t) for _, t in things]
-    cutoff = ctx.t.thing_title_similarity * 100
+    resembling = _resembling_things(ctx, [d.suggestion for _, _, d in flagged], things)
     out = []
-    for pid, i, d in flagged:
+    for (pid, i, d), best in zip(flagged, resembling):
         resembles, similarity = None, None
-        if things and d.suggestion:
-            best = process.extractOne(utils.default_process(d.suggestion), thing_names, scorer=fuzz.token_sort_ratio,
-                                      processor=None, score_cutoff=cutoff)
-            if best and things[best[2]][0] != pid:
-                resembles, similarity = things[best[2]][0], best[1] / 100
+        if best is not None and things[best[0]][0] != pid:
+            resembles, similarity = things[best[0]][0], best[1]
         why = []
         if d.dates:
             why.append(f"date {d.dates[0]!r}")
