@@ -1,6 +1,6 @@
 """Benchmarks of capture, embeddings and recall (issue 4, section 9).
 
-``python -m benchmarks.bench_learn [--pages 10000] [--runs 20] [--json] [--workdir DIR] [--keep]``
+``python -m benchmarks.bench_learn [--pages 10000] [--runs 20] [--json] [--workdir DIR [--reuse]]``
 
 On a synthetic vault (:mod:`benchmarks.synth`), indexed first:
 
@@ -59,7 +59,15 @@ def _progress_printer(label: str):
     return progress
 
 
-def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = None) -> Bench:
+def _cpu() -> float:
+    """CPU seconds (user + system, all threads) of this process so far."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = None, reuse: bool = False) -> Bench:
     from brainwork.config import load_config
     from brainwork.index.sync import sync
     from brainwork.learn.capture import capture
@@ -71,10 +79,12 @@ def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = No
 
     if vault is None:
         vault = workdir / "vault"
-        print(f"generating {pages} pages in {vault} ...", file=sys.stderr, flush=True)
-        generate(vault, pages, seed, force=True)
+        if not (reuse and vault.is_dir()):
+            print(f"generating {pages} pages in {vault} ...", file=sys.stderr, flush=True)
+            generate(vault, pages, seed, force=True)
     store_dir = workdir / "store"
-    shutil.rmtree(store_dir, ignore_errors=True)
+    if not reuse:
+        shutil.rmtree(store_dir, ignore_errors=True)
     config = load_config(vault, store_dir)
     bench = Bench("learn", {"pages": pages, "runs": runs, "seed": seed})
     store = Store(config.store)
@@ -89,12 +99,15 @@ def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = No
         label = f"lexical fallback ({emb.reason})" if emb.lexical else emb.name
         bench.add("embedder load (cold)", load, detail=label)
 
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _cpu()
         n = embed_pages(config, store, embedder=emb, progress=_progress_printer("embed"))
-        full = time.perf_counter() - t0
-        bench.add(f"embed all pages ({'lexical' if emb.lexical else 'model'})", full,
-                  detail=f"{n} pages, {n / full:.0f} pages/s")
-        bench.add("  pages per second", n / full, unit="pages/s", lower_is_better=False, detail=f"{os.cpu_count()} CPUs")
+        full, cpu = time.perf_counter() - t0, _cpu() - c0
+        what = "all pages" if not reuse else "changed pages (reused store)"
+        bench.add(f"embed {what} ({'lexical' if emb.lexical else 'model'})", full,
+                  detail=f"{n} pages, {n / max(full, 1e-9):.1f} pages/s, {cpu:.0f} CPU s")
+        if n:
+            bench.add("  pages per second", n / full, unit="pages/s", lower_is_better=False, detail=f"{os.cpu_count()} CPUs")
+            bench.add("  CPU seconds per page", cpu / n, unit="s", detail="all threads; load-independent")
 
         t0 = time.perf_counter()
         again = embed_pages(config, store, embedder=emb)
@@ -110,21 +123,29 @@ def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = No
         def one_recall():
             recall(config, store, next(it), embedder=emb, record=True)
 
+        indexed = vstore.has_index(store)
+        label = "HNSW search" if indexed else "brute-force search"
+        c0 = _cpu()
         t = measure(one_recall, repeat=runs, warmup=1)
+        cpu = (_cpu() - c0) / (runs + 1)
         sample = recall(config, store, queries[0], embedder=emb, record=False)
-        bench.add("recall, warm (brute-force search)", t, target=TARGETS["recall"],
-                  detail=f"{len(sample.tasks)} tasks, {len(sample.related)} linked, {sample.chars} chars")
+        bench.add(f"recall, warm ({label})", t, target=TARGETS["recall"],
+                  detail=f"{len(sample.tasks)} tasks, {len(sample.related)} linked, {sample.chars} chars; "
+                         f"{cpu * 1000:.0f} ms CPU each")
         qv = emb.encode_one(queries[0])
         bench.add("  encode one description", measure(lambda: emb.encode_one(queries[1]), repeat=runs))
-        bench.add("  nearest 40 tasks, brute force", measure(lambda: vstore.nearest(store, qv, 40, type="task"), repeat=runs),
+        bench.add("  nearest 40 tasks, brute force",
+                  measure(lambda: vstore.nearest(store, qv, 40, type="task", method="brute"), repeat=runs),
                   detail=f"{vstore.count(store)} vectors")
 
-        t0 = time.perf_counter()
-        vstore.ensure_index(store, 0, _progress_printer("hnsw"))
-        bench.add("build HNSW index", time.perf_counter() - t0, detail="once, when the vault passes vector_index_min_rows")
-        bench.add("  nearest 40 tasks, HNSW", measure(lambda: vstore.nearest(store, qv, 40, type="task"), repeat=runs))
-        t = measure(one_recall, repeat=runs, warmup=1)
-        bench.add("recall, warm (HNSW search)", t, target=TARGETS["recall"])
+        if not indexed:
+            t0 = time.perf_counter()
+            vstore.ensure_index(store, 0, _progress_printer("hnsw"))
+            bench.add("build HNSW index", time.perf_counter() - t0, detail="once, when the vault passes vector_index_min_rows")
+        bench.add("  nearest 40 tasks, HNSW", measure(lambda: vstore.nearest(store, qv, 40, type="task", method="hnsw"), repeat=runs))
+        if not indexed:
+            t = measure(one_recall, repeat=runs, warmup=1)
+            bench.add("recall, warm (HNSW search)", t, target=TARGETS["recall"])
 
         corrected = tasks[0]["id"]
         cap = iter(range(1000))
@@ -151,7 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vault", type=Path, help="benchmark this vault instead of generating one (it is written to by capture)")
     ap.add_argument("--workdir", type=Path, help="where to put the generated vault and store (default: a temp dir)")
     ap.add_argument("--json", nargs="?", const=True, default=False, help="write JSON (default benchmarks/out/learn.json)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep the vault and store already in --workdir (embedding then covers only what changed)")
     args = ap.parse_args(argv)
+    if args.reuse and args.workdir is None:
+        ap.error("--reuse needs --workdir")
     tmp = None
     workdir = args.workdir
     if workdir is None:
@@ -159,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        bench = run(args.pages, args.runs, args.seed, workdir, args.vault)
+        bench = run(args.pages, args.runs, args.seed, workdir, args.vault, args.reuse)
         return bench.report(args.json)
     finally:
         if tmp:

@@ -216,15 +216,11 @@ def one_hop(store: Store, task_ids: list[str]) -> list[RecallItem]:
         return []
     found: list[RecallItem] = []
     seen: set[tuple[str, str]] = set()
-    queries = (
-        ("correction", "CORRECTED_BY"),
-        ("source", "CITED"),
-        ("tool", "USED"),
-    )
+    tables = {"CORRECTED_BY": "correction", "CITED": "source", "USED": "tool"}
     by_task: dict[str, list[RecallItem]] = {t: [] for t in task_ids}
-    for kind, table in queries:
-        rows = rstore.neighbours_out(store, task_ids, table, kind)
-        for r in rows:
+    rows = rstore.neighbours_out(store, task_ids, tables)
+    for kind in ("correction", "source", "tool"):
+        for r in (r for r in rows if r["type"] == kind):
             f = _fields(r["fields"])
             if kind == "correction":
                 if (r["status"] or f.get("status")) == "dismissed":

@@ -29,20 +29,28 @@ def task_rows(store: Store, ids: list[str] | None = None) -> list[dict]:
         return store.rows(f"MATCH (p:Page) WHERE p.type = 'task' AND p.kind = 'page' RETURN {_TASK_COLS}")
     if not ids:
         return []
-    return store.rows(f"MATCH (p:Page) WHERE p.id IN $ids RETURN {_TASK_COLS}", {"ids": list(ids)})
+    # UNWIND + key match looks each id up by primary key; `WHERE p.id IN $ids` scans every page.
+    return store.rows(f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) RETURN {_TASK_COLS}", {"ids": list(ids)})
 
 
-def neighbours_out(store: Store, ids: list[str], table: str, type_: str) -> list[dict]:
-    """Pages of ``type_`` that pages ``ids`` point at through REL ``table``
-    (e.g. ``CITED``): ``{"via", "id", "title", "status", "fields"}``, by id."""
-    if not ids:
+def neighbours_out(store: Store, ids: list[str], tables: dict[str, str]) -> list[dict]:
+    """One hop out from pages ``ids``: for each REL table in ``tables``
+    (table -> the page type wanted at the other end, e.g. ``{"CITED":
+    "source"}``), the pages reached. Rows ``{"edge" (table), "via", "id",
+    "title", "status", "fields"}``, by edge, id, via; one query, ids looked up
+    by key."""
+    if not ids or not tables:
         return []
-    return store.rows(
-        f"MATCH (a:Page)-[:{table}]->(b:Page) WHERE a.id IN $ids AND b.type = $t "
-        "RETURN DISTINCT a.id AS via, b.id AS id, b.title AS title, b.status AS status, b.fields AS fields "
-        "ORDER BY id, via",
-        {"ids": list(ids), "t": type_},
+    rels = "|".join(tables)
+    rows = store.rows(
+        f"UNWIND $ids AS i MATCH (a:Page {{id: i}})-[r:{rels}]->(b:Page) "
+        "RETURN DISTINCT label(r) AS edge, a.id AS via, b.id AS id, b.type AS type, b.title AS title, "
+        "b.status AS status, b.fields AS fields",
+        {"ids": list(ids)},
     )
+    rows = [r for r in rows if tables.get(r["edge"]) == r["type"]]
+    rows.sort(key=lambda r: (r["edge"], r["id"], r["via"]))
+    return rows
 
 
 def record_hits(store: Store, hits: list[tuple[str, str]], query: str, at: str | None = None) -> None:

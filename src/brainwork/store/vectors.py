@@ -274,6 +274,7 @@ def nearest(
     type: str | None = None,
     model: str | None = None,
     exclude: Iterable[str] = (),
+    method: str = "auto",
 ) -> list[tuple[str, float]]:
     """The ``k`` embedded pages most cosine-similar to ``vector``.
 
@@ -283,6 +284,8 @@ def nearest(
         model: only vectors from this embedder (default: the current one,
             ``Meta.vector_model``; vectors of another model are not comparable).
         exclude: page ids to leave out.
+        method: ``"auto"`` (HNSW when the table is indexed, else brute
+            force), ``"brute"`` or ``"hnsw"`` (ValueError without an index).
 
     Returns:
         ``[(page id, cosine similarity)]``, most similar first; fewer than
@@ -302,7 +305,12 @@ def nearest(
     if type is not None:
         type_cond = " AND v.type = $t"
         params["t"] = type
-    if has_index(store, t):
+    if method not in ("auto", "brute", "hnsw"):
+        raise ValueError(f"unknown search method {method!r}")
+    use_index = has_index(store, t) if method != "brute" else False
+    if method == "hnsw" and not use_index:
+        raise ValueError(f"{t} has no HNSW index")
+    if use_index:
         # HNSW returns the nearest of all rows; filter afterwards, so ask for more.
         params["kk"] = min(max(want * 10, 200), 5000)
         rows = store.execute(
@@ -320,5 +328,5 @@ def nearest(
     ids = [r[0] for r in rows if r[0] not in excluded]
     live = set()
     if ids:
-        live = {r[0] for r in store.execute("MATCH (p:Page) WHERE p.id IN $ids RETURN p.id", {"ids": ids})}
+        live = {r[0] for r in store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) RETURN p.id", {"ids": ids})}
     return [(r[0], float(r[1])) for r in rows if r[0] in live][:k]
