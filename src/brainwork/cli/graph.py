@@ -31,11 +31,14 @@ def index_cmd(config: Config, as_json: bool, full: bool) -> None:
         echo_json(report.to_json())
         return
     edges = sum(report.edges.values())
+    # A moved file is also in ``added`` (new path) and ``removed`` (old path);
+    # the text line counts it once, as moved (the JSON keeps the raw lists).
+    moved = len(report.moved)
     click.echo(
         f"{report.pages} pages, {report.attachments} attachments, {edges} edges, "
         f"{report.dead_links} dead links, {len(report.parse_errors)} parse errors "
-        f"({len(report.added)} added, {len(report.changed)} changed, {len(report.removed)} removed"
-        f"{f', {len(report.moved)} moved' if report.moved else ''}) in {report.seconds:.2f} s"
+        f"({len(report.added) - moved} added, {len(report.changed)} changed, {len(report.removed) - moved} removed"
+        f"{f', {moved} moved' if moved else ''}) in {report.seconds:.2f} s"
     )
     for err in report.parse_errors:
         click.echo(f"  {err}")
@@ -57,7 +60,7 @@ def stats_cmd(config: Config, as_json: bool) -> None:
         return
     click.echo(f"vault: {config.vault}")
     click.echo(f"pages: {data['pages']}  attachments: {data['attachments']}")
-    click.echo("types: " + ", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data["types"].items())))
+    click.echo("types: " + (", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data["types"].items())) or "none"))
     click.echo("edges: " + ", ".join(f"{e} {n}" for e, n in data["edges"].items()))
     click.echo(f"dead links: {data['dead_links']}  parse errors: {data['parse_errors']}")
 
@@ -89,7 +92,10 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
             dead = " (dead link)" if e.get("dead") else ""
             where = f"{e['file']}:{e['line']}"
             label = f"{e['edge']} {arrow}" if direction == "out" else f"{arrow} {e['edge']}"
-            click.echo(f"  {label:16} {e['other']}{dead}   [{where}]")
+            # Several links from one line to one page differ only by heading
+            # or label (``[[X]] → [[X#Part|part]]``): show them.
+            extra = (f"#{e['heading']}" if e.get("heading") else "") + (f"|{e['label']}" if e.get("label") else "")
+            click.echo(f"  {label:16} {e['other']}{extra}{dead}   [{where}]")
 
 
 COMMANDS = [open_cmd, index_cmd, stats_cmd, show_cmd]

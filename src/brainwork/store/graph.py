@@ -206,7 +206,9 @@ def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
     """A page's edges both ways.
 
     Returns ``{"out": [...], "in": [...]}``, each item ``{"edge", "other",
-    "title", "type", "dead", "file", "line", "place", "target"}``; dead links
+    "title", "type", "dead", "file", "line", "place", "target", "heading",
+    "label", "embed"}`` (``heading``/``label`` None when the link has none,
+    so two links on one line to one page can be told apart); dead links
     appear with ``dead: True`` and ``other`` the written target, in ``out``
     (or in ``in`` when written with an inverse key such as ``corrects:``).
     """
@@ -216,13 +218,15 @@ def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
         t = e.table
         for r in store.rows(
             f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
-            "r.file AS file, r.line AS line, r.place AS place, r.target AS target ORDER BY r.file, r.line",
+            "r.file AS file, r.line AS line, r.place AS place, r.target AS target, r.heading AS heading, "
+            "r.label AS label, r.embed AS embed ORDER BY r.file, r.line",
             {"id": page_id},
         ):
             out.append({"edge": e.name, "dead": False, **r})
         for r in store.rows(
             f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Missing) RETURN b.id AS other, r.file AS file, r.line AS line, "
-            "r.place AS place, r.target AS target, r.reverse AS reverse ORDER BY r.line",
+            "r.place AS place, r.target AS target, r.heading AS heading, r.label AS label, r.embed AS embed, "
+            "r.reverse AS reverse ORDER BY r.file, r.line",
             {"id": page_id},
         ):
             # A dead link written with an inverse key (corrects: "[[gone]]")
@@ -231,7 +235,8 @@ def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
             side.append({"edge": e.name, "dead": True, "title": r["target"], "type": None, **r})
         for r in store.rows(
             f"MATCH (a:Page {{id: $id}})<-[r:{t}]-(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
-            "r.file AS file, r.line AS line, r.place AS place, r.target AS target ORDER BY r.file, r.line",
+            "r.file AS file, r.line AS line, r.place AS place, r.target AS target, r.heading AS heading, "
+            "r.label AS label, r.embed AS embed ORDER BY r.file, r.line",
             {"id": page_id},
         ):
             inc.append({"edge": e.name, "dead": False, **r})

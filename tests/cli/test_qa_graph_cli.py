@@ -1,0 +1,63 @@
+"""Regressions found by hand-testing ``brainwork index/stats/show`` (QA pass)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from brainwork.cli import cli
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_index_text_counts_a_moved_file_once(run, make_vault, tmp_path):
+    """A moved file was reported as "1 added, 1 removed, 1 moved"."""
+    vault = make_vault({"a.md": "# A\n[[b]]\n", "b.md": "# B\nbody\n"})
+    store = ["--vault", str(vault), "--store", str(tmp_path / "s")]
+    assert run("index", *store).exit_code == 0
+    (vault / "sub").mkdir()
+    (vault / "b.md").rename(vault / "sub" / "b.md")
+    r = run("index", *store)
+    assert r.exit_code == 0, r.output
+    assert "(0 added, 0 changed, 0 removed, 1 moved)" in r.stdout.splitlines()[0]
+    # The JSON keeps the raw lists' lengths (a move is also an add and a removal).
+    (vault / "sub" / "b.md").rename(vault / "b.md")
+    data = json.loads(run("index", "--json", *store).stdout)
+    assert data["moved"] == [["sub/b", "b"]] and data["added"] == 1 and data["removed"] == 1
+
+
+def test_stats_of_an_empty_vault_says_none(run, make_vault, tmp_path):
+    """``types:`` was printed with nothing after it."""
+    vault = make_vault({})
+    r = run("stats", "--vault", str(vault), "--store", str(tmp_path / "s"))
+    assert r.exit_code == 0, r.output
+    assert "types: none" in r.stdout.splitlines()
+
+
+def test_show_tells_links_on_one_line_apart(run, make_vault, tmp_path):
+    """Three links from one line to one page printed three identical lines
+    (Obsidian help: ``[[Settings]] → [[Settings#Files and links|Files and links]]``)."""
+    vault = make_vault({
+        "a.md": "# A\n[[Settings]] then [[Settings#Files and links|Files and links]] then ![[Settings#Tail]]\n",
+        "Settings.md": "# Settings\n",
+    })
+    store = ["--vault", str(vault), "--store", str(tmp_path / "s")]
+    r = run("show", "a", *store)
+    assert r.exit_code == 0, r.output
+    lines = [l for l in r.stdout.splitlines() if "related →" in l]
+    assert len(lines) == 3 and len(set(lines)) == 3
+    assert any("Settings#Files and links|Files and links" in l for l in lines)
+    out = json.loads(run("show", "a", "--json", *store).stdout)["edges"]["out"]
+    assert {(e["heading"], e["label"], e["embed"]) for e in out} == {
+        (None, None, False), ("Files and links", "Files and links", False), ("Tail", None, True),
+    }
