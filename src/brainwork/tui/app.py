@@ -188,7 +188,15 @@ class BrainworkApp(App[None]):
 
     @work(thread=True, group="store", exclusive=True, exit_on_error=False)
     def _open_store(self) -> None:
+        from brainwork.ops.changeset import recover
+
         self.store.open()
+        # An operation interrupted by a crash is finished or rolled back
+        # before anything reads the vault (docs/operations.md).
+        with self.store.exclusive() as store:
+            recovered = recover(self.config, store)
+        if recovered:
+            self.call_from_thread(self.notify, recovered, title="Recovered an interrupted operation", timeout=15)
         self.post_message(StoreOpened())
 
     def on_store_opened(self, _: StoreOpened) -> None:
