@@ -44,6 +44,17 @@ def start_page(pages: list[dict]) -> str | None:
     return pages[0]["id"] if pages else None
 
 
+def neighbourhood_title(rows: list[dict], hops: int) -> str:
+    """The centre panel's title: hops and how many pages the tree shows
+    around the centre: "16 linked" at 1 hop, "56 pages" (both hops) at 2
+    (the 2-hop view said "16 linked", the 1-hop figure, while showing dozens
+    more pages). Short enough for the panel at 120 columns."""
+    pages = {r["id"] for r in rows if r["hop"] <= hops}
+    if hops > 1:
+        return f"Neighbourhood · {hops} hops · {len(pages)} page{'s' if len(pages) != 1 else ''}"
+    return f"Neighbourhood · 1 hop · {len(pages)} linked"
+
+
 def filter_pages(pages: list[dict], type_: str | None, text: str) -> list[dict]:
     """Pages of type ``type_`` (None: any; ``""``: untyped) whose title, id
     or an alias contains ``text`` (case-insensitive)."""
@@ -332,11 +343,8 @@ class GraphScreen(PaneScreen):
         tree.show_neighbourhood(message.page, message.rows, message.hops)
         if keep is not None and keep.kind == "page" and keep.page_id and tree.centre_id == message.page_id:
             tree.select_page(keep.page_id)
-        live = {r["id"] for r in message.rows if r["hop"] == 1}
         centre = self.query_one("#graph-centre")
-        centre.border_title = (
-            f"Neighbourhood · {message.hops} hop{'s' if message.hops > 1 else ''} · {len(live)} linked"
-        )
+        centre.border_title = neighbourhood_title(message.rows, message.hops)
 
     def load_preview(self, page_id: str) -> None:
         """Read ``page_id`` for the preview in a worker."""
