@@ -36,3 +36,28 @@ async def test_two_hop_view_says_how_many_pages_it_shows(sample_config, settle) 
         await pilot.press("h")
         await settle(pilot)
         assert str(centre.border_title) == f"Neighbourhood · 2 hops · {near + far} pages"
+
+
+async def test_parse_error_notice_counts_files_and_says_what_happened(make_vault, settle) -> None:
+    """The notice said "2 files could not be indexed" for one file the indexer
+    did index (a title that is not text) plus one binary file; it counted
+    errors and claimed nothing of the file was indexed."""
+    from brainwork.config import load_config
+    from brainwork.tui.modals.parse_errors import ParseErrorsScreen
+
+    vault = make_vault({
+        "a.md": "---\ntitle: [x, y]\n---\n# A\n[[b]]\n",  # indexed, with a warning
+        "b.md": b"\x00\x01binary",
+        "c.md": "# C\n",
+    })
+    app = BrainworkApp(load_config(vault))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        texts = [n.message for n in app._notifications]
+        assert any("2 files could not be read completely" in t for t in texts), texts
+        assert not any("could not be indexed" in t for t in texts)
+        app.action_parse_errors()
+        await settle(pilot)
+        assert isinstance(app.screen, ParseErrorsScreen)
+        title = str(app.screen.query_one("#errors-title").render())
+        assert title.startswith("2 files could not be read completely")

@@ -245,15 +245,20 @@ class BrainworkApp(App[None]):
         if report.wrote or self.pages is None:
             self.load_vault()
         if not getattr(message, "quiet", False):
+            moved = len(report.moved)  # also in added (new path) and removed (old path)
             self.notify(
-                f"{report.pages} pages: {len(report.added)} added, {len(report.changed)} changed, "
-                f"{len(report.removed)} removed in {report.seconds:.2f} s",
+                f"{report.pages} pages: {len(report.added) - moved} added, {len(report.changed)} changed, "
+                f"{len(report.removed) - moved} removed{f', {moved} moved' if moved else ''} in {report.seconds:.2f} s",
                 title="Indexed",
             )
         if report.parse_errors:
-            n = len(report.parse_errors)
+            # Files, not errors; and most such files are indexed in part (a
+            # title that is not text still gives a page), so not "could not
+            # be indexed".
+            n = len({e.path for e in report.parse_errors})
             self.notify(
-                f"{n} file{'s' if n != 1 else ''} could not be indexed; ctrl+p → “index: parse errors” lists them.",
+                f"{n} file{'s' if n != 1 else ''} could not be read completely; "
+                "ctrl+p → “index: parse errors” lists them.",
                 title="Parse errors",
                 severity="warning",
             )

@@ -23,9 +23,9 @@ class ParseErrorsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="errors-dialog"):
-            n = len(self.errors)
+            n = len({e["path"] for e in self.errors})
             yield Static(
-                f"{n} file{'s' if n != 1 else ''} could not be indexed (every other file was)  ·  esc closes"
+                f"{n} file{'s' if n != 1 else ''} could not be read completely (every other file was)  ·  esc closes"
                 if n
                 else "No parse errors: every file was indexed.  ·  esc closes",
                 id="errors-title",
