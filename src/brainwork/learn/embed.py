@@ -125,7 +125,8 @@ def page_text(page_row: dict) -> str:
     tags = page_row.get("tags") or []
     if tags:
         parts.append("tags: " + ", ".join(str(t) for t in tags))
-    body = _clean(str(page_row.get("body") or ""))
+    # Only the start can fit; cleaning a long body whole was most of a cached pass's CPU.
+    body = _clean(str(page_row.get("body") or "")[: 2 * MAX_TEXT_CHARS])
     if body:
         parts.append(body)
     return "\n".join(p for p in parts if p)[:MAX_TEXT_CHARS]
