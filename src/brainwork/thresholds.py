@@ -15,6 +15,12 @@ from dataclasses import dataclass, fields, replace
 #: note but a dump; parsing it would stall indexing. Recorded as a parse error.
 MAX_FILE_BYTES = 5 * 1024 * 1024
 
+#: Frontmatter whose YAML aliases (``*name``) expand to more values than this
+#: is not parsed: a "billion laughs" block of a few hundred bytes expands to
+#: 9^9 values and hung the indexer at 3 GB of memory (found in QA). Real
+#: frontmatter holds tens of values.
+MAX_YAML_VALUES = 100_000
+
 
 @dataclass(frozen=True)
 class Thresholds:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import yaml
 
+from brainwork.thresholds import MAX_YAML_VALUES
+
 try:  # the C loader is ~7x faster (CONVENTIONS.md)
     from yaml import CBaseLoader as _Loader
 except ImportError:  # pragma: no cover - libyaml missing
@@ -122,4 +124,29 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
         return {}
     if not isinstance(data, dict):
         raise NotAMapping(first_line, "frontmatter is not a mapping of keys to values")
+    if "*" in yaml_text:  # aliases share objects: count the values they expand to
+        n = _expanded_size(data)
+        if n > MAX_YAML_VALUES:
+            raise FrontmatterError(
+                first_line,
+                f"YAML aliases in the frontmatter expand to {n:,} values (more than {MAX_YAML_VALUES:,}); not parsed",
+            )
     return data
+
+
+def _expanded_size(data) -> int:
+    """How many values ``data`` holds once every alias is written out, in
+    time proportional to its distinct objects (sizes of shared ones are
+    remembered by identity)."""
+    memo: dict[int, int] = {}
+
+    def size(obj) -> int:
+        if isinstance(obj, (list, dict)):
+            key = id(obj)
+            if key not in memo:
+                parts = (x for kv in obj.items() for x in kv) if isinstance(obj, dict) else obj
+                memo[key] = 1 + sum(size(x) for x in parts)
+            return memo[key]
+        return 1
+
+    return size(data)
