@@ -21,13 +21,13 @@ Comparing all pairs would cost n²/2 scorings (50 million at 10,000 pages), so
 pairs are first *blocked* (issue 3 §1); only pairs that share a block are
 scored:
 
-1. by shared rare body words: a word found on 2 to ``MAX_POSTING`` pages is
-   *shared rare* (a word on one page links nothing, a word on many pages is
-   common). Each page is sketched by the ``DUPLICATE_SKETCH`` smallest
-   hashes of its shared rare words (a bottom-k MinHash sketch); pages
-   sharing at least ``SKETCH_MIN_SHARED`` sketch values are candidates.
-   Pages whose word sets overlap strongly (as any pair scoring near the
-   threshold does) share most of their sketch.
+1. by shared rare body terms (words and adjacent word pairs): a term found
+   on 2 to ``MAX_POSTING`` pages is *shared rare* (a term on one page links
+   nothing, a term on many pages is common). Each page is sketched by the
+   ``DUPLICATE_SKETCH`` smallest hashes of its shared rare terms (a bottom-k
+   MinHash sketch); pages sharing at least ``SKETCH_MIN_SHARED`` sketch
+   values are candidates. Pages whose texts overlap strongly (as any pair
+   scoring near the threshold does) share most of their sketch.
 2. by names: pages sharing a name once everything but letters and digits
    is removed (``pg_dump`` = ``pgdump``) are candidates, so two near-empty
    pages with one name are compared although their bodies share no words.
@@ -57,7 +57,7 @@ from rapidfuzz import fuzz, process, utils
 #: Size of each page's bottom-k sketch of body words.
 DUPLICATE_SKETCH = 16
 #: Pages sharing at least this many sketch values become candidates.
-SKETCH_MIN_SHARED = 2
+SKETCH_MIN_SHARED = 3
 #: A name shared by more pages than this is generic ("Weekly sync") and is not
 #: used for blocking (such pages still meet through their bodies).
 MAX_BLOCK = 20
@@ -109,12 +109,19 @@ def _body_words(body: str) -> str:
 def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     """Pairs of pages sharing at least ``SKETCH_MIN_SHARED`` values of their
     sketches: each page's ``DUPLICATE_SKETCH`` smallest hashes among its
-    *shared rare* words (found on 2 to ``MAX_POSTING`` pages). Words are
-    whitespace-separated and case-folded; everything after the split runs in
-    numpy, as this touches every word of every body."""
-    arrays = [np.fromiter(map(hash, set(b.casefold().split())), dtype=np.int64) for b in bodies]
-    if not arrays:
-        return set()
+    *shared rare* terms (found on 2 to ``MAX_POSTING`` pages). Terms are the
+    whitespace-separated, case-folded words and each pair of adjacent words
+    (pairs are rare even where words are not, as in repetitive agent
+    prose); everything after the split runs in numpy, as this touches every
+    word of every body."""
+    arrays = []
+    for body in bodies:
+        seq = np.fromiter(map(hash, body.casefold().split()), dtype=np.int64)
+        if len(seq) > 1:
+            # adjacent word pairs: far rarer than single words in repetitive text
+            with np.errstate(over="ignore"):
+                seq = seq[:-1] * np.int64(1_000_003) + seq[1:]
+        arrays.append(np.unique(seq))
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
     hashes = np.concatenate(arrays)
     docs = np.repeat(np.arange(len(arrays), dtype=np.int64), lengths)
