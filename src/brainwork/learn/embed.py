@@ -342,6 +342,18 @@ def _page_rows(store: Store, ids: Iterable[str] | None) -> list[dict]:
     return tbl.to_pylist()
 
 
+def _pending(rows: list[dict], state: dict[str, str], name: str, stale_model: bool) -> list[tuple[str, str, str | None, str]]:
+    """``(id, key, type, text)`` of the rows whose cached key differs from the
+    key ``name`` would give their current text (all rows if ``stale_model``)."""
+    todo = []
+    for row in rows:
+        text = page_text(row)
+        key = text_key(name, row.get("type"), text)
+        if stale_model or state.get(row["id"]) != key:
+            todo.append((row["id"], key, row.get("type"), text))
+    return todo
+
+
 def embed_pages(
     config: Config,
     store: Store,
@@ -363,18 +375,29 @@ def embed_pages(
         unchanged vault). Vectors are written every :data:`CHUNK` texts, so an
         interrupted pass keeps what it finished.
     """
-    emb = embedder or get_embedder(config)
     rows = _page_rows(store, None if ids is None else list(ids))
     state = vstore.vector_state(store)
+    cached_model = vstore.current_model(store)
+    emb = embedder or loaded_embedder(config)
+    if emb is None and cached_model is not None:
+        # Loading the model costs seconds (torch import): when the cache, made
+        # by the model this config names, already holds every page's current
+        # text, nothing needs the model.
+        _folder, expected, _problem = model_folder(config)
+        if cached_model.startswith(f"{expected}@") and not _pending(rows, state, cached_model, False):
+            if ids is None:
+                live = {r["id"] for r in rows}
+                gone = [i for i in state if i not in live]
+                if gone:
+                    vstore.write_vectors(store, [], gone)
+            if progress:
+                progress(0, 0, "embedding")
+            return 0
+    emb = emb or get_embedder(config)
     # Another embedder made the cache: its vectors are not comparable, so all
     # are redone (with ``ids``, only those; searches ignore the others).
-    stale_model = vstore.current_model(store) not in (None, emb.name)
-    todo: list[tuple[str, str, str | None, str]] = []  # (id, key, type, text)
-    for row in rows:
-        text = page_text(row)
-        key = text_key(emb.name, row.get("type"), text)
-        if stale_model or state.get(row["id"]) != key:
-            todo.append((row["id"], key, row.get("type"), text))
+    stale_model = cached_model not in (None, emb.name)
+    todo = _pending(rows, state, emb.name, stale_model)
     gone: list[str] = []
     if ids is None:
         live = {r["id"] for r in rows}
