@@ -26,6 +26,20 @@ _BAD_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\\]')
 MAX_NAME_BYTES = 200
 
 
+def _process_umask() -> int:
+    """The process umask, read once at import (reading it means setting it
+    for a moment, which is not safe once writer threads run)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: Permission bits of a page we create, as ``open()`` would give it
+#: (``mkstemp`` alone makes 0600: renamed, captured or split pages were
+#: unreadable to the group and others, found in QA).
+NEW_FILE_MODE = 0o666 & ~_process_umask()
+
+
 def safe_rel_path(rel: str) -> str:
     """Validate a vault-relative POSIX path for writing and return it NFC-normalised.
 
@@ -77,7 +91,8 @@ def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True) -> Path:
     """Write ``data`` to ``root/rel`` atomically (temp file + fsync + rename).
 
     Creates missing folders inside the vault. Keeps the old file's permission
-    bits. Returns the absolute path. ``fsync=False`` skips the two fsyncs
+    bits; a new file gets :data:`NEW_FILE_MODE` (0666 less the umask, as
+    ``open()`` would), not ``mkstemp``'s 0600. Returns the absolute path. ``fsync=False`` skips the two fsyncs
     (~8 ms per file here) for a caller that makes many files durable at once
     and holds a journal meanwhile (:mod:`brainwork.ops.changeset`); the
     replace stays atomic for readers.
@@ -88,7 +103,7 @@ def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True) -> Path:
     """
     full = vault_file(root, rel)
     full.parent.mkdir(parents=True, exist_ok=True)
-    mode = None
+    mode = NEW_FILE_MODE
     try:
         mode = full.stat().st_mode & 0o7777
     except FileNotFoundError:
@@ -100,8 +115,7 @@ def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True) -> Path:
             fh.flush()
             if fsync:
                 os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, full)
     except BaseException:
         try:
