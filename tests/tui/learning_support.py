@@ -42,6 +42,7 @@ def learning_template(tmp_path_factory) -> Path:
     from brainwork.index.sync import sync
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.store import Store
+    from brainwork.store.graph import list_pages
 
     emb = get_embedder(None)
     assert not emb.lexical, f"the bundled model did not load: {emb.reason}"
@@ -51,7 +52,9 @@ def learning_template(tmp_path_factory) -> Path:
     store = Store(config.store)
     try:
         sync(config, store)
-        embed_pages(config, store, embedder=emb)
+        # What the learning panes and consolidation read: tasks, corrections, rules.
+        ids = [p["id"] for p in list_pages(store) if p.get("type") in ("task", "correction", "rule")]
+        embed_pages(config, store, ids=ids, embedder=emb)
     finally:
         store.close()
     _template = root

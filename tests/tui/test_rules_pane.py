@@ -102,6 +102,7 @@ async def test_active_rules_show_their_effect_and_doctrine_cost(config, settle) 
         assert chart.figures == (rule["before"], rule["after"], rule["tasks_before"], rule["tasks_after"], True)
         numbers = str(screen.query_one("#effect-numbers").render())
         assert "helped" in numbers and f"{rule['tasks_after']} tasks" in numbers
+        assert "all corrections" in numbers
         share = doctrine_share(rule, screen.view.doctrine)
         assert share.startswith(f"{rule['doctrine_tokens']} tokens · ")
         assert "of the doctrine" in share and "budget" in share
@@ -126,8 +127,9 @@ async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> Non
         assert f["status"] == "active" and f["activated"] == "2026-11-01"
         assert len(f["promoted_from"]) == 5
         assert fields(config, "corrections/2026-09-15-retry-masked-race")["status"] == "promoted"
-        assert screen.current == CI and screen.rule["status"] == "active"
+        assert screen.view.rules[CI]["status"] == "active"
         assert screen.view.order[:1] == [CITE]  # the one candidate left
+        assert screen.current == CITE  # the cursor moved on to it
         # the inbox (shown before, out of sight since) re-reads when shown again
         await pilot.press("4")
         await settle(pilot)
@@ -181,7 +183,8 @@ async def test_reject_asks_the_reason(config, settle) -> None:
         await settle(pilot)
         f = fields(config, CITE)
         assert f["status"] == "rejected" and f["rejected_reason"] == "Quotes and figures need separate checks"
-        assert screen.rule["status"] == "rejected"
+        assert screen.view.rules[CITE]["status"] == "rejected"
+        assert screen.current == CI  # on to the next candidate
         assert CITE not in doctrine_ids_running(screen)
         await pilot.press("u")
         await settle(pilot)

@@ -95,9 +95,10 @@ class RulesView:
 
 
 def _needed_ids(store: Store) -> list[str]:
-    """Pages whose vectors the pane's figures use: tasks, live rules and
-    their evidence corrections."""
-    ids = {t["id"] for t in q.tasks(store)}
+    """Pages whose vectors the pane's figures use: tasks and corrections
+    (effects count the corrections of a rule's kind on its tasks) and live
+    rules."""
+    ids = {t["id"] for t in q.tasks(store)} | {c["id"] for c in q.corrections(store)}
     for r in q.rules(store):
         if r["status"] in ("candidate", "active"):
             ids.add(r["id"])
@@ -113,7 +114,10 @@ def missing_vectors(store: Store) -> list[str]:
 
 
 #: Keys of an overview item that need vectors (effect figures).
-EFFECT_KEYS = ("before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped", "task_class")
+EFFECT_KEYS = (
+    "before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped",
+    "all_before", "all_after", "task_class",
+)
 
 
 def _overview_without_vectors(config: Config, store: Store) -> dict:
@@ -223,7 +227,7 @@ def effect_numbers(rule: dict) -> Text:
     if not rule.get("tasks_before") and not rule.get("tasks_after"):
         text.append("No dated task of its class\nyet: nothing to compare.", style="dim")
         return text
-    text.append("Corrections per task\n", style="bold")
+    text.append("Corrections of its kind per task\n", style="bold")
     text.append(f"before  {_per_task(rule['before'])}")
     text.append(f"  {rule['corrections_before']} in {_n(rule['tasks_before'], 'task')}\n", style="dim")
     text.append(f"after   {_per_task(rule['after'])}")
@@ -236,6 +240,8 @@ def effect_numbers(rule: dict) -> Text:
         text.append(f"{change + ': ' if change else ''}did not help", style="bold red")
     else:
         text.append("nothing to compare yet", style="dim")
+    if rule.get("all_before") is not None or rule.get("all_after") is not None:
+        text.append(f"\nall corrections {_per_task(rule.get('all_before'))} → {_per_task(rule.get('all_after'))}", style="dim")
     text.append(f"\nactive since {rule.get('activated') or '?'}", style="dim")
     return text
 
@@ -341,6 +347,7 @@ class RulesScreen(PaneScreen):
         self.current: str | None = None
         self._request = 0
         self._stale = False
+        self._next_candidate = False
         self._phase = ""
         self._showing_text_of: str | None = None
         #: What the figures wait for ("" when they are there).
@@ -466,6 +473,9 @@ class RulesScreen(PaneScreen):
             self.current = None
             self.refresh_bindings()
             return
+        if self._next_candidate and view.figures:
+            self._next_candidate = False
+            keep = next((i for i in view.order if view.rules[i]["status"] == "candidate"), keep)
         target = keep if keep in view.rules else next(
             (i for i in view.order if view.rules[i]["status"] == "candidate"), view.order[0]
         )
@@ -728,7 +738,7 @@ class RulesScreen(PaneScreen):
         operations.run_operation(
             self.app, "approve rule",
             lambda config, store: approve(config, store, rid, text=text, today=today),
-            message=self._decided,
+            message=self._decided, done=self._to_next_candidate,
         )
         self.query_one(RuleList).focus()
 
@@ -753,7 +763,7 @@ class RulesScreen(PaneScreen):
             operations.run_operation(
                 self.app, "approve rule",
                 lambda config, store: approve(config, store, rid, text=text, supersedes=older, today=today),
-                message=self._decided,
+                message=self._decided, done=self._to_next_candidate,
             )
 
         self.app.push_screen(
@@ -776,7 +786,7 @@ class RulesScreen(PaneScreen):
                 operations.run_operation(
                     self.app, "reject rule",
                     lambda config, store: reject(config, store, rid, reason, today=today),
-                    message=self._decided,
+                    message=self._decided, done=self._to_next_candidate,
                 )
 
         self.app.push_screen(
@@ -808,6 +818,11 @@ class RulesScreen(PaneScreen):
                          required=False, confirm="Retire"),
             retired,
         )
+
+    def _to_next_candidate(self, _decision) -> None:
+        """After a decision the cursor goes to the next candidate (the
+        notification says what became of the decided one)."""
+        self._next_candidate = True
 
     @staticmethod
     def _decided(decision) -> str:
