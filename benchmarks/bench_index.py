@@ -153,8 +153,8 @@ def _listed_rows(app) -> int:
     with ``row_count`` or ``option_count``), else by the largest DataTable,
     OptionList or ListView on the current screen."""
     best = 0
-    try:
-        widgets = list(app.screen.query("#page-list, DataTable, OptionList, ListView"))
+    try:  # the cheap query first: this runs every few ms while the app starts
+        widgets = list(app.screen.query("#page-list")) or list(app.screen.query("DataTable, OptionList, ListView"))
     except Exception:
         return 0
     for w in widgets:
