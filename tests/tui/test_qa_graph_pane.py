@@ -61,3 +61,19 @@ async def test_parse_error_notice_counts_files_and_says_what_happened(make_vault
         assert isinstance(app.screen, ParseErrorsScreen)
         title = str(app.screen.query_one("#errors-title").render())
         assert title.startswith("2 files could not be read completely")
+
+
+async def test_neighbourhood_keeps_room_in_an_80_column_terminal(sample_config, settle) -> None:
+    """At 80x24 the page list kept its 36 columns and the preview its 36%,
+    leaving the neighbourhood, the pane's point, 15 columns."""
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        left = screen.query_one("#graph-left").outer_size.width
+        centre = screen.query_one("#graph-centre").outer_size.width
+        assert centre >= 25 and left <= 24, (left, centre)
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=(140, 45)) as pilot:  # wide terminals keep the 36-column list
+        await settle(pilot)
+        assert app.screen.query_one("#graph-left").outer_size.width == 36
