@@ -61,7 +61,7 @@ SKETCH_MIN_SHARED = 3
 #: A name shared by more pages than this is generic ("Weekly sync") and is not
 #: used for blocking (such pages still meet through their bodies).
 MAX_BLOCK = 20
-#: A word on more pages than this is common and not used for blocking.
+#: A term on more pages than this is common and not used for blocking.
 MAX_POSTING = 25
 
 _SQUASH = re.compile(r"[\W_]+")
@@ -114,24 +114,30 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     (pairs are rare even where words are not, as in repetitive agent
     prose); everything after the split runs in numpy, as this touches every
     word of every body."""
-    arrays = []
-    for body in bodies:
-        seq = np.fromiter(map(hash, body.casefold().split()), dtype=np.int64)
-        if len(seq) > 1:
-            # adjacent word pairs: far rarer than single words in repetitive text
-            with np.errstate(over="ignore"):
-                seq = seq[:-1] * np.int64(1_000_003) + seq[1:]
-        arrays.append(np.unique(seq))
+    arrays = [np.fromiter(map(hash, body.casefold().split()), dtype=np.int64) for body in bodies]
+    if not arrays:
+        return set()
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    hashes = np.concatenate(arrays)
-    docs = np.repeat(np.arange(len(arrays), dtype=np.int64), lengths)
+    words = np.concatenate(arrays)
+    owner = np.repeat(np.arange(len(arrays), dtype=np.int64), lengths)
+    # adjacent word pairs within one page (rarer than single words in repetitive text)
+    same = owner[:-1] == owner[1:]
+    with np.errstate(over="ignore"):
+        hashes = (words[:-1] * np.int64(1_000_003) + words[1:])[same]
+    docs = owner[:-1][same]
+    # each term once per page
+    order = np.lexsort((hashes, docs))
+    hashes, docs = hashes[order], docs[order]
+    first = np.ones(len(hashes), dtype=bool)
+    first[1:] = (hashes[1:] != hashes[:-1]) | (docs[1:] != docs[:-1])
+    hashes, docs = hashes[first], docs[first]
+    if not len(hashes):
+        return set()
     _, inverse, df = np.unique(hashes, return_inverse=True, return_counts=True)
     df = df[inverse.reshape(-1)]
     keep = (df >= 2) & (df <= MAX_POSTING)
     hashes, docs = hashes[keep], docs[keep]
-    # Bottom-k per page: order by (page, hash), keep each page's first k.
-    order = np.lexsort((hashes, docs))
-    hashes, docs = hashes[order], docs[order]
+    # Bottom-k per page: still ordered by (page, hash), keep each page's first k.
     starts = np.searchsorted(docs, docs, side="left")
     rank = np.arange(len(docs)) - starts
     sketch = rank < DUPLICATE_SKETCH
@@ -139,11 +145,11 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     # Postings: pages per sketch value.
     order = np.argsort(hashes, kind="stable")
     hashes, docs = hashes[order], docs[order]
-    bounds = np.flatnonzero(np.diff(hashes)) + 1
+    bounds = np.concatenate(([0], np.flatnonzero(np.diff(hashes)) + 1, [len(hashes)]))
     shared: Counter[tuple[int, int]] = Counter()
-    for group in np.split(docs, bounds):
-        if len(group) > 1:
-            shared.update(combinations(group.tolist(), 2))
+    doc_list = docs.tolist()
+    for g in np.flatnonzero(np.diff(bounds) > 1).tolist():  # only values on several pages
+        shared.update(combinations(doc_list[bounds[g] : bounds[g + 1]], 2))
     return {p for p, c in shared.items() if c >= SKETCH_MIN_SHARED}
 
 
