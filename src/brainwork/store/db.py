@@ -48,6 +48,32 @@ def _buffer_pool_bytes() -> int:
     return min(cap, int(physical * 0.8))
 
 
+def _refuse_read_only_parent(folder: Path) -> None:
+    """Refuse to create a store folder inside a folder without write
+    permission bits, even for root (who may write anyway): such a folder is a
+    read-only vault (CI lays ``../shared/corpora`` out so) and the store
+    belongs elsewhere (``--store``).
+
+    Raises:
+        UserError: ``folder`` does not exist and its nearest existing
+            ancestor has no write bit for anyone.
+    """
+    if folder.exists():
+        return
+    parent = folder.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    try:
+        mode = parent.stat().st_mode
+    except OSError:
+        return  # mkdir reports it
+    if not mode & 0o222:
+        raise UserError(
+            f"cannot create store folder {folder}: {parent} is read-only; "
+            "keep the store elsewhere with --store PATH"
+        )
+
+
 def query_params(query: str) -> set[str]:
     """The ``$names`` a Cypher query uses (outside string literals)."""
     return set(_PARAM.findall(_STRING_LIT.sub("''", query)))
@@ -68,6 +94,7 @@ class Store:
     def __init__(self, path: Path, read_only: bool = False):
         self.folder = Path(path)
         self.read_only = read_only
+        _refuse_read_only_parent(self.folder)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
