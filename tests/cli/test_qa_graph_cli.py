@@ -61,3 +61,18 @@ def test_show_tells_links_on_one_line_apart(run, make_vault, tmp_path):
     assert {(e["heading"], e["label"], e["embed"]) for e in out} == {
         (None, None, False), ("Files and links", "Files and links", False), ("Tail", None, True),
     }
+
+
+def test_show_finds_an_attachment_it_lists_as_a_link_target(run, make_vault, tmp_path):
+    """``show`` listed ``related → Attachments/diagram.png`` but
+    ``show Attachments/diagram.png`` said "no page named"."""
+    vault = make_vault({"a.md": "# A\n![[diagram.png]]\n", "Attachments/diagram.png": b""})
+    store = ["--vault", str(vault), "--store", str(tmp_path / "s")]
+    out = run("show", "a", *store).stdout
+    assert "related →        Attachments/diagram.png" in out
+    for name in ("Attachments/diagram.png", "diagram.png"):
+        r = run("show", name, *store)
+        assert r.exit_code == 0, r.output
+        assert r.stdout.splitlines()[0] == "diagram.png  [attachment]  Attachments/diagram.png"
+        assert "← related        a" in r.stdout
+    assert json.loads(run("show", "diagram.png", "--json", *store).stdout)["kind"] == "attachment"

@@ -76,14 +76,15 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
 
     with open_store(config) as store:
         sync(config, store)
-        pid = graph.find_page(store, page)
+        pid = graph.find_page(store, page, include_attachments=True)
         data = graph.get_page(store, pid)
         edges = graph.page_edges(store, pid)
     data["edges"] = edges
     if as_json:
         echo_json(data)
         return
-    click.echo(f"{data['title']}  [{data['type'] or 'untyped'}]  {data['id']}")
+    kind = data["type"] or ("attachment" if data.get("kind") == "attachment" else "untyped")
+    click.echo(f"{data['title']}  [{kind}]  {data['id']}")
     for key, value in data["fields"].items():
         if key != "title":
             click.echo(f"  {key}: {value}")

@@ -315,9 +315,11 @@ def edge_names() -> tuple[str, ...]:
     return EDGE_NAMES
 
 
-def find_page(store: Store, name: str) -> str:
+def find_page(store: Store, name: str, include_attachments: bool = False) -> str:
     """The id of the page ``name`` designates: an id, a path (``.md``
     optional), a file name, an alias or a title, resolved like a wikilink.
+    With ``include_attachments``, non-Markdown files (``Attachments/x.png``)
+    count too (``brainwork show`` lists them as link targets).
 
     Raises:
         PageNotFound: nothing fits; the message suggests the closest titles.
@@ -327,7 +329,7 @@ def find_page(store: Store, name: str) -> str:
     from brainwork.errors import PageNotFound
     from brainwork.vault.resolve import Resolver
 
-    rows = list_pages(store)
+    rows = list_pages(store, include_attachments=include_attachments)
     if any(r["id"] == name for r in rows):
         return name
     resolver = Resolver([r["id"] for r in rows], (), {r["id"]: [r["title"], *(r["aliases"] or [])] for r in rows})
