@@ -64,6 +64,9 @@ from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.effect_chart import EffectChart, effect_title
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
 
+#: Characters of the dim second line under a rule in the list (it fits the
+#: list at its narrowest).
+PROMPT_EXTRA = 30
 #: Order of the status groups in the list, with their headings.
 GROUPS = (("candidate", "Candidates"), ("active", "Active"), ("retired", "Retired"), ("rejected", "Rejected"))
 
@@ -505,8 +508,8 @@ class RulesScreen(PaneScreen):
             extra = rule["status"] or "no status"
         if not extra:
             return Content(title)
-        if len(extra) > 60:
-            extra = extra[:59] + "…"
+        if len(extra) > PROMPT_EXTRA:
+            extra = extra[: PROMPT_EXTRA - 1] + "…"
         return Content.from_markup("$title\n[$text-muted]  $extra[/]", title=title, extra=extra)
 
     def _message(self, text: str) -> None:
