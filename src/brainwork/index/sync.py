@@ -230,7 +230,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
                 report.moved.append((by_hash[p.hash], pid))
 
     structural = bool(n_new or removed)
-    edges: dict[str, list[dict]] = {}
+    edges: dict[str, tuple] = {}
     missing: set[str] = set()
     if structural:
         edges, missing = _resolve_links(seen, parsed, state, report, progress, total)
@@ -279,11 +279,13 @@ def _resolve_links(
     report: SyncReport,
     progress: Progress | None,
     total: int,
-) -> tuple[dict[str, list[dict]], set[str]]:
+) -> tuple[dict[str, tuple], set[str]]:
     """Resolve every page's links against the vault as it is now.
 
     Fills ``report.edges``, ``dead_links`` and ``ambiguous_links``; returns
-    the edge rows per REL table and the set of missing (dead) targets.
+    the edges per REL table (as :func:`graph.edge_tables` pairs, converted in
+    slices: a dict per edge for 30,000 edges would raise the full index's
+    peak memory) and the set of missing (dead) targets.
     """
     # Resolve every link against the new vault (cheap, in memory).
     titles: dict[str, list[str]] = {}
@@ -307,6 +309,7 @@ def _resolve_links(
         progress(total, total, "resolving links")
     resolver = Resolver(pages, attachments, titles)
     edges: dict[str, list[dict]] = {e: [] for e in (x.table for x in EDGES_BY_NAME.values())}
+    parts: dict[str, list[tuple]] = {e: [] for e in edges}
     missing: set[str] = set()
     for pid in sorted(links_of):
         for link in links_of[pid]:
@@ -333,10 +336,13 @@ def _resolve_links(
                 if res.ambiguous:
                     report.ambiguous_links += 1
             edges[table].append(row)
+            if len(edges[table]) >= _SLICE:
+                parts[table].append(graph.edge_tables(edges[table]))
+                edges[table] = []
     for e in EDGES_BY_NAME:
         report.edges.setdefault(e, 0)
     report.edges = {e: report.edges[e] for e in EDGES_BY_NAME}
-    return edges, missing
+    return {t: graph.edge_tables([*parts[t], graph.edge_tables(edges[t])]) for t in edges}, missing
 
 
 apply_sync = graph.apply_sync

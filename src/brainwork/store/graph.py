@@ -91,8 +91,9 @@ def apply_sync(
     ``pages`` are full rows for new and changed pages, as dicts or one
     :func:`page_table` (their old rows must be in ``delete_ids``);
     ``touched`` (id, mtime_ns) pairs only get a new mtime;
-    ``edges`` (per REL table) and ``missing`` replace every edge and dead-link
-    target when given (``None`` keeps them).
+    ``edges`` (per REL table: row dicts, or the pair :func:`edge_tables`
+    makes) and ``missing`` replace every edge and dead-link target when given
+    (``None`` keeps them).
     """
     import pyarrow as pa
 
@@ -120,10 +121,27 @@ def apply_sync(
         if edges is not None:
             store.copy("Missing", pa.table({"id": pa.array(missing or [], pa.string())}))
             for table, rows in edges.items():
-                live = [r for r in rows if not r["dead"]]
-                dead = [r for r in rows if r["dead"]]
-                store.copy(table, _table(live, edge_schema), ("Page", "Page"))
-                store.copy(table, _table(dead, edge_schema), ("Page", "Missing"))
+                live, dead = rows if isinstance(rows, tuple) else edge_tables(rows)
+                store.copy(table, live, ("Page", "Page"))
+                store.copy(table, dead, ("Page", "Missing"))
+
+
+def edge_tables(rows: "list[dict] | list[tuple[pa.Table, pa.Table]]") -> "tuple[pa.Table, pa.Table]":
+    """One REL table's edge rows as Arrow tables ``(to pages, to Missing)``,
+    the form :func:`apply_sync` also takes for an ``edges`` value.
+
+    ``rows`` are dicts (``from``, ``to``, ``dead`` and the names in
+    :data:`EDGE_COLUMNS`), or pairs this function made (concatenated), so a
+    caller can convert in slices and never hold every row as a dict."""
+    import pyarrow as pa
+
+    if rows and isinstance(rows[0], tuple):
+        return pa.concat_tables([r[0] for r in rows]), pa.concat_tables([r[1] for r in rows])
+    edge_schema = _schemas()[1]
+    return (
+        _table([r for r in rows if not r["dead"]], edge_schema),
+        _table([r for r in rows if r["dead"]], edge_schema),
+    )
 
 
 # -- reading ----------------------------------------------------------------
