@@ -38,12 +38,13 @@ semantic score only re-scores blocked pairs).
 
 Before the exact body score, cheap bounds drop pairs that cannot reach the
 threshold (the best possible score with the names score and with the body
-lengths). Python's string hash is used for the sketch; it is salted per
-process, so blocking is random from run to run, but a pair similar enough to
-report shares nearly all of its sketch and is found in every run.
+lengths). Words are hashed with a stable 64-bit hash (blake2b), so blocking
+and therefore the findings are the same in every run.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import re
 from collections import Counter
@@ -106,6 +107,12 @@ def _body_words(body: str) -> str:
     return " ".join(utils.default_process(text).split())
 
 
+def _stable_hash(word: str) -> int:
+    """A signed 64-bit hash of ``word`` that does not change between runs
+    (Python's ``hash`` is salted per process)."""
+    return int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest(), "little", signed=True)
+
+
 def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     """Pairs of pages sharing at least ``SKETCH_MIN_SHARED`` values of their
     sketches: each page's ``DUPLICATE_SKETCH`` smallest hashes among its
@@ -114,7 +121,11 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     (pairs are rare even where words are not, as in repetitive agent
     prose); everything after the split runs in numpy, as this touches every
     word of every body."""
-    arrays = [np.fromiter(map(hash, body.casefold().split()), dtype=np.int64) for body in bodies]
+    split = [body.casefold().split() for body in bodies]
+    # A stable 64-bit hash per distinct word (blake2b), so blocking is the
+    # same in every run; hashing only distinct words keeps it cheap.
+    table = {w: _stable_hash(w) for w in set().union(*split)} if split else {}
+    arrays = [np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws)) for ws in split]
     if not arrays:
         return set()
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
