@@ -77,3 +77,34 @@ async def test_neighbourhood_keeps_room_in_an_80_column_terminal(sample_config, 
     async with app.run_test(size=(140, 45)) as pilot:  # wide terminals keep the 36-column list
         await settle(pilot)
         assert app.screen.query_one("#graph-left").outer_size.width == 36
+
+
+def test_status_counts_before_the_first_index() -> None:
+    from brainwork.tui.widgets.status_bar import counts_content
+
+    empty = {"pages": 0, "attachments": 0, "edges": {"related": 0}, "dead_links": 0, "parse_errors": 0}
+    assert str(counts_content(empty, indexed=False)) == "not indexed yet"
+    assert str(counts_content(empty, indexed=True)).startswith("0 pages · 0 edges")
+    full = dict(empty, pages=3)
+    assert str(counts_content(full, indexed=False)).startswith("3 pages")  # a store from an earlier session
+
+
+async def test_status_bar_says_not_indexed_then_counts(make_vault, settle) -> None:
+    """A vault opened for the first time read "0 pages · 0 edges · ..." while
+    the first index ran (seconds on 10,000 pages), as if it were empty; an
+    empty vault must still end up saying "0 pages"."""
+    from brainwork.config import load_config
+
+    for files, expected in (({"a.md": "# A\n[[b]]\n", "b.md": "# B\n"}, "2 pages · 1 edge"), ({}, "0 pages · 0 edges")):
+        app = BrainworkApp(load_config(make_vault(files)))
+        async with app.run_test(size=(120, 40)) as pilot:
+            label = app.screen.query_one("#status-counts")
+            seen = []
+            for _ in range(200):
+                seen.append(str(label.render()))
+                if app.indexed and app.background is None:
+                    break
+                await pilot.pause(0.01)
+            await settle(pilot)
+            assert str(label.render()).startswith(expected), seen[-3:]
+            assert not any(s.startswith("0 pages") for s in seen if files), seen

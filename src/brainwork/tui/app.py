@@ -239,10 +239,16 @@ class BrainworkApp(App[None]):
         self.background = (f"indexing: {message.phase}", message.done, message.total)
 
     def on_index_finished(self, message: IndexFinished) -> None:
-        self.background = None
-        self.indexed = True
         report = message.report
-        if report.wrote or self.pages is None:
+        reload = report.wrote or self.pages is None
+        # ``indexed`` turns True with the counts it goes with: the status bar
+        # said "0 pages" between the end of a first index and the new counts.
+        if reload:
+            self._indexed_on_load = True
+        else:
+            self.indexed = True  # before background: the status bar reads it then
+        self.background = None
+        if reload:
             self.load_vault()
         if not getattr(message, "quiet", False):
             moved = len(report.moved)  # also in added (new path) and removed (old path)
@@ -287,6 +293,9 @@ class BrainworkApp(App[None]):
         first = self.pages is None
         self.pages = message.pages
         self.page_search = getattr(message, "search", None) or PageSearch(message.pages)
+        if getattr(self, "_indexed_on_load", False):
+            self._indexed_on_load = False
+            self.indexed = True
         self.counts = message.counts
         self.vault_changed.publish(None)
         if first and self.index_on_start:

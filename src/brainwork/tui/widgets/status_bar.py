@@ -32,10 +32,15 @@ def short_path(path: Path) -> str:
         return str(path)
 
 
-def counts_content(counts: dict | None) -> Content:
-    """``129 pages · 335 edges · 3 dead links · 0 parse errors``; problems coloured."""
+def counts_content(counts: dict | None, indexed: bool = True) -> Content:
+    """``129 pages · 335 edges · 3 dead links · 0 parse errors``; problems
+    coloured. An empty store before the first index of this session says
+    so instead of "0 pages" (a 10,000-page vault opened for the first time
+    read "0 pages · 0 edges" for seconds, as if empty)."""
     if counts is None:
         return Content("reading the store…")
+    if not indexed and not counts["pages"] and not counts.get("attachments"):
+        return Content("not indexed yet")
     edges = sum(counts["edges"].values())
     dead, errors = counts["dead_links"], counts["parse_errors"]
 
@@ -123,7 +128,8 @@ class StatusBar(Horizontal):
         self.watch(self.app, "embedder", self._show_model)
 
     def _show_counts(self, counts: dict | None) -> None:
-        self.query_one("#status-counts", Label).update(counts_content(counts))
+        indexed = getattr(self.app, "indexed", True)
+        self.query_one("#status-counts", Label).update(counts_content(counts, indexed))
 
     def _show_error(self, error: str) -> None:
         label = self.query_one("#status-error", Label)
@@ -147,6 +153,9 @@ class StatusBar(Horizontal):
         if work is None:
             label.display = False
             bar.display = False
+            # An index that found the vault empty leaves ``counts`` equal,
+            # so its watcher does not run: redraw for "not indexed yet".
+            self._show_counts(self.app.counts)  # type: ignore[attr-defined]
             return
         text, done, total = work
         label.update(text)
