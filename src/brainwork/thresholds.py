@@ -21,6 +21,14 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 #: frontmatter holds tens of values.
 MAX_YAML_VALUES = 100_000
 
+#: How long a command waits for a store another brainwork process holds
+#: (seconds) before it gives up with "in use by another brainwork process".
+#: Kùzu refuses a second process at once; agents run capture hooks in
+#: parallel (each holds the store ~0.5 s), and 4 of 5 parallel captures
+#: failed without waiting (found in QA). ``$BRAINWORK_STORE_WAIT`` overrides
+#: it (0: fail at once).
+STORE_BUSY_WAIT_SECONDS = 10.0
+
 
 @dataclass(frozen=True)
 class Thresholds:

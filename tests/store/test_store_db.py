@@ -3,6 +3,7 @@ process holding the database (issue 2 §3)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -135,6 +136,7 @@ def test_store_busy_on_the_command_line(held_store, make_vault):
         out = subprocess.run(
             [*brainwork_cmd(), *args, "--vault", str(vault), "--store", str(held_store)],
             capture_output=True, text=True, timeout=60,
+            env={**os.environ, "BRAINWORK_STORE_WAIT": "0.3"},  # commands wait for a busy store (cli/common)
         )
         assert out.returncode == 2, out.stderr
         lines = out.stderr.strip().splitlines()

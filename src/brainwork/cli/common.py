@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import random
 import sys
+import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -63,15 +66,56 @@ def vault_options(func: Callable) -> Callable:
     return wrapper
 
 
-@contextmanager
-def open_store(config: Config) -> Iterator:
-    """Open the vault's store (raises StoreBusy, a UserError, when another
-    process holds it) and finish any operation a crash interrupted
-    (:func:`brainwork.ops.changeset.recover`; says so on stderr)."""
-    from brainwork.ops.changeset import recover
+def store_wait_seconds() -> float:
+    """``$BRAINWORK_STORE_WAIT`` (seconds) if set to a number, else
+    :data:`brainwork.thresholds.STORE_BUSY_WAIT_SECONDS`."""
+    from brainwork.thresholds import STORE_BUSY_WAIT_SECONDS
+
+    raw = os.environ.get("BRAINWORK_STORE_WAIT", "").strip()
+    try:
+        return max(0.0, float(raw)) if raw else STORE_BUSY_WAIT_SECONDS
+    except ValueError:
+        raise UserError(f"BRAINWORK_STORE_WAIT must be a number of seconds, not {raw!r}") from None
+
+
+def _open_waiting(config: Config):
+    """Open the store, retrying while another brainwork process holds it
+    (at most :func:`store_wait_seconds`; a short command such as a parallel
+    ``capture`` lets go within a second). On a terminal, says that it waits.
+
+    Raises:
+        StoreBusy: still held when the wait is over (e.g. the workbench is
+            open on the vault).
+    """
+    from brainwork.errors import StoreBusy
     from brainwork.store import Store
 
-    store = Store(config.store)
+    deadline = time.monotonic() + store_wait_seconds()
+    told = False
+    while True:
+        try:
+            return Store(config.store)
+        except StoreBusy:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise
+            if not told and sys.stderr.isatty():
+                told = True
+                click.echo(
+                    f"brainwork: the store is in use by another brainwork process; waiting up to {left:.0f} s…",
+                    err=True,
+                )
+            time.sleep(min(left, 0.05 + random.random() * 0.1))
+
+
+@contextmanager
+def open_store(config: Config) -> Iterator:
+    """Open the vault's store, waiting a little while another process holds
+    it (then raises StoreBusy, a UserError), and finish any operation a crash
+    interrupted (:func:`brainwork.ops.changeset.recover`; says so on stderr)."""
+    from brainwork.ops.changeset import recover
+
+    store = _open_waiting(config)
     try:
         message = recover(config, store)
         if message:
