@@ -196,6 +196,10 @@ def plan(config: Config, store: Store, type_: str, data: dict, today: date | Non
     created = _text(data.get("created"), "created") or (today or date.today()).isoformat()
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
         raise UserError(f"created must be a date YYYY-MM-DD, got {created!r}")
+    try:  # the shape alone let 2026-13-45 through, into the file name too
+        date.fromisoformat(created)
+    except ValueError:
+        raise UserError(f"created must be a real date YYYY-MM-DD, got {created!r}") from None
     source = _text(data.get("source"), "source") or "agent"
     if source not in ("agent", "manual"):
         raise UserError(f"source must be agent or manual, got {source!r}")

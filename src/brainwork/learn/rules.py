@@ -173,7 +173,8 @@ def get_rule(store: Store, name: str) -> Rule:
     for r in list_rules(store):
         if r.id == pid:
             return r
-    raise UserError(f"{pid} is not a rule page (type: rule)")
+    page = graph.get_page(store, pid) or {}
+    raise UserError(f"{pid} is not a rule page (its type is {page.get('type') or 'not set'}, not rule)")
 
 
 def _corrections_by_id(store: Store) -> dict[str, dict]:
