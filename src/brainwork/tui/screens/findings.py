@@ -387,8 +387,10 @@ class FindingsScreen(PaneScreen):
         self.query_one("#findings-left").border_title = "Findings"
         self.query_one("#finding-detail").border_title = "Finding"
         self.query_one("#finding-preview").border_title = "Page"
-        self.watch(self.app, "store_error", self._store_error_changed)
         self.show_message("Reading the vault…")
+        # After the placeholder: the watch shows a store error already there
+        # (a busy store said "Reading the vault…" for ever).
+        self.watch(self.app, "store_error", self._store_error_changed)
         if self.app.pages is not None:
             self.run_check()
         self.query_one(FindingList).focus()

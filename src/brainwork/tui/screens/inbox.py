@@ -191,6 +191,9 @@ class InboxScreen(PaneScreen):
         self.query_one("#inbox-detail").border_title = "Correction"
         self.watch(self.app, "background", self._background_changed)
         self._show_empty("Reading the corrections…")
+        # A store that cannot open (another process holds it) said "Reading
+        # the corrections…" for ever.
+        self.watch(self.app, "store_error", lambda error: self._show_empty(error) if error else None)
         self._update_title()
         self.load()
         learning.ensure_embedder(self.app)
