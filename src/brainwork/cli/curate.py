@@ -78,7 +78,13 @@ def merge_cmd(config: Config, source: str, target: str, yes: bool, prefer: str, 
                 echo_json({**plan.to_json(), "applied": False})
                 click.echo("brainwork: not applied; add --yes to merge", err=True)
                 sys.exit(1)
-            if not click.confirm("Merge? This cannot be undone", default=False, err=True):
+            try:
+                ok = click.confirm("Merge? This cannot be undone", default=False, err=True)
+            except click.Abort:  # no answer (stdin closed, e.g. a script): click said only "Aborted!"
+                click.echo("", err=True)
+                click.echo("brainwork: merge cancelled (no answer; add --yes to merge); nothing was changed", err=True)
+                sys.exit(1)
+            if not ok:
                 click.echo("merge cancelled; nothing was changed", err=True)
                 sys.exit(1)
         result = merge(config, store, plan)
