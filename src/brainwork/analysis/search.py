@@ -46,9 +46,16 @@ class PageSearch:
         if not q:
             return [Hit(p["id"], p["title"], p.get("type"), 0.0) for p in self._pages[:limit]]
         best: dict[int, float] = {}
-        for _key, score, idx in process.extract(
-            q, self._keys, scorer=fuzz.WRatio, processor=None, limit=limit * 4, score_cutoff=cutoff
+        for key, score, idx in process.extract(
+            q, self._keys, scorer=fuzz.WRatio, processor=None, limit=limit * 8, score_cutoff=cutoff
         ):
+            if len(key) < len(q):
+                # WRatio's partial match also finds a short name inside the
+                # query: a page titled "r" scored 90 for "certbot" and came
+                # 4th. A name shorter than the query is compared whole.
+                score = fuzz.QRatio(q, key, processor=None)
+                if score < cutoff:
+                    continue
             owner = self._owner[idx]
             if score > best.get(owner, -1):
                 best[owner] = score
