@@ -143,7 +143,10 @@ class ChoicePrompt(ModalScreen[T | None], Generic[T]):
         if options:
             olist.highlighted = 0
         else:
-            olist.add_option(Option(Content.styled("nothing matches", "$text-muted"), disabled=True))
+            # With nothing typed, an empty list means there were no
+            # suggestions; "nothing matches" read like a failed search.
+            hint = "no suggestions; type to find a page" if not needle and self.search is not None else "nothing matches"
+            olist.add_option(Option(Content.styled(hint, "$text-muted"), disabled=True))
 
     @on(Input.Changed, "#choice-input")
     def _changed(self, event: Input.Changed) -> None:
