@@ -366,21 +366,31 @@ def draft_rule(
 
 
 # -- matching -----------------------------------------------------------------
-def _contradiction_texts(rule: Rule, members: list[dict]) -> list[str]:
+#: At most this many corrections (the newest made after the rule became
+#: active) are compared with a rule in a contradiction check: it bounds the
+#: encoding work of a first pass over many corrections.
+CONTRADICTION_SAMPLE = 5
+
+
+def _after(rule: Rule, members: list[dict]) -> list[dict]:
     since = rule.activated or ""
+    after = [m for m in members if (m["created"] or "") >= since]
+    return sorted(after, key=lambda m: (m["created"] or "", m["id"]), reverse=True)[:CONTRADICTION_SAMPLE]
+
+
+def _contradiction_texts(rule: Rule, members: list[dict]) -> list[str]:
     out = [_one_line(rule.text) or _one_line(rule.title)]
-    for m in members:
-        if (m["created"] or "") >= since:
-            out += [_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))]
+    for m in _after(rule, members):
+        out += [_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))]
     return [t for t in out if t]
 
 
 def _contradicts(rule: Rule, members: list[dict], margin: float, texts: "_TextVectors") -> bool:
     """True when ``rule``'s text is closer to what the corrections call wrong
     than to what they call correct (mean cosine, by at least ``margin``),
-    looking only at corrections made after the rule became active."""
-    since = rule.activated or ""
-    after = [m for m in members if (m["created"] or "") >= since]
+    looking only at corrections made after the rule became active (the
+    newest :data:`CONTRADICTION_SAMPLE` of them)."""
+    after = _after(rule, members)
     pairs = [(_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))) for m in after]
     pairs = [p for p in pairs if p[0] and p[1]]
     text = _one_line(rule.text) or _one_line(rule.title)
@@ -534,7 +544,9 @@ def consolidate(
                 cluster.rule_similarity = scored[0][0]
         if match is None and not recurs:
             continue
-        check = match is not None and match.status == "active" and recurs
+        # A cluster with no correction new since the last pass was judged
+        # then (evidence); only new corrections can make it contradict.
+        check = match is not None and match.status == "active" and recurs and bool(cluster.new)
         draft = match is None or check
         if check:
             texts.need(_contradiction_texts(match, members))
