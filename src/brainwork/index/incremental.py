@@ -30,7 +30,7 @@ from dataclasses import asdict
 from typing import Iterable
 
 from brainwork.config import Config
-from brainwork.index.sync import SyncReport, _attachment_row, _links_from_json, _page_row
+from brainwork.index.sync import SyncReport, _attachment_row, _links_from_json, _page_row, edge_row
 from brainwork.model import Link, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
@@ -225,23 +225,11 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool
         else:
             continue
         for link in links:
-            res = after.resolve(link.target, pid)
-            row = {
-                "file": pid, "line": link.line, "place": link.where, "target": link.target,
-                "label": link.label, "heading": link.heading, "embed": link.embed,
-                "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
-            }
-            if res.page is None:
-                key = norm(link.target.strip())
-                if key.endswith(".md"):
-                    key = key[:-3]
-                dead_targets.add(key)
-                row["from"], row["to"] = pid, key
-            else:
-                if res.page == pid:
-                    continue
-                a, b = (res.page, pid) if link.reverse else (pid, res.page)
-                row["from"], row["to"] = a, b
+            row = edge_row(pid, link, after.resolve(link.target, pid))
+            if row is None:
+                continue
+            if row["dead"]:
+                dead_targets.add(row["to"])
             edges[EDGES_BY_NAME[link.edge].table].append(row)
     new_missing = sorted(dead_targets - delta.missing_ids(store)) if dead_targets else []
 

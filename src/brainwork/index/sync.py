@@ -27,7 +27,7 @@ from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.index.scan import scan_vault
 from brainwork.vault.parse import oversize_page, page_id, parse_text
-from brainwork.vault.resolve import Resolver, norm
+from brainwork.vault.resolve import Resolution, Resolver, norm
 from brainwork.vocabulary import ATTACHMENT_TYPE, EDGES_BY_NAME
 
 #: progress(done, total, phase) — called from the syncing thread.
@@ -272,6 +272,28 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     return report
 
 
+def edge_row(pid: str, link: Link, res: Resolution) -> dict | None:
+    """The store row of one link written on page ``pid`` and resolved as
+    ``res``: ``from``/``to`` page ids (reversed for an inverse key), or for a
+    dead link ``to`` = the normalised target (a ``Missing`` id, without
+    ``.md``). None for a link to the page itself (no edge)."""
+    row = {
+        "file": pid, "line": link.line, "place": link.where, "target": link.target,
+        "label": link.label, "heading": link.heading, "embed": link.embed,
+        "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
+    }
+    if res.page is None:
+        key = norm(link.target.strip())
+        if key.endswith(".md"):
+            key = key[:-3]
+        row["from"], row["to"] = pid, key
+    elif res.page == pid:
+        return None
+    else:
+        row["from"], row["to"] = (res.page, pid) if link.reverse else (pid, res.page)
+    return row
+
+
 def _resolve_links(
     seen: set[str],
     parsed: dict[str, ParsedPage],
@@ -314,24 +336,14 @@ def _resolve_links(
     for pid in sorted(links_of):
         for link in links_of[pid]:
             res = resolver.resolve(link.target, pid)
+            row = edge_row(pid, link, res)
+            if row is None:
+                continue
             table = EDGES_BY_NAME[link.edge].table
-            row = {
-                "file": pid, "line": link.line, "place": link.where, "target": link.target,
-                "label": link.label, "heading": link.heading, "embed": link.embed,
-                "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
-            }
-            if res.page is None:
-                key = norm(link.target.strip())
-                if key.endswith(".md"):
-                    key = key[:-3]
-                missing.add(key)
-                row["from"], row["to"] = pid, key
+            if row["dead"]:
+                missing.add(row["to"])
                 report.dead_links += 1
             else:
-                if res.page == pid:
-                    continue  # a page linking to itself makes no edge
-                a, b = (res.page, pid) if link.reverse else (pid, res.page)
-                row["from"], row["to"] = a, b
                 report.edges[link.edge] = report.edges.get(link.edge, 0) + 1
                 if res.ambiguous:
                     report.ambiguous_links += 1
