@@ -100,10 +100,11 @@ def _page_row(p: ParsedPage) -> dict:
         "path": p.path,
         "kind": "page",
         "title": p.title,
-        "type": p.type,
-        "status": status if isinstance(status, str) else None,
-        "created": f.get("created") if isinstance(f.get("created"), str) else None,
-        "updated": f.get("updated") if isinstance(f.get("updated"), str) else None,
+        # Absent text is '' in the store, never NULL (see store.schema.ABSENT_TEXT_COLUMNS).
+        "type": p.type or "",
+        "status": status if isinstance(status, str) else "",
+        "created": f.get("created") if isinstance(f.get("created"), str) else "",
+        "updated": f.get("updated") if isinstance(f.get("updated"), str) else "",
         "aliases": p.aliases,
         "tags": p.tags,
         "fields": json.dumps(f, ensure_ascii=False, default=str),
@@ -120,7 +121,7 @@ def _attachment_row(rel: str, size: int, mtime_ns: int) -> dict:
     pid = unicodedata.normalize("NFC", rel)
     return {
         "id": pid, "path": rel, "kind": ATTACHMENT_TYPE, "title": pid.rsplit("/", 1)[-1],
-        "type": None, "status": None, "created": None, "updated": None, "aliases": [], "tags": [],
+        "type": "", "status": "", "created": "", "updated": "", "aliases": [], "tags": [],
         "fields": "{}", "body": "", "body_line": 1, "hash": "", "size": size, "mtime_ns": mtime_ns, "links": "[]",
     }
 

@@ -79,6 +79,21 @@ def query_params(query: str) -> set[str]:
     return set(_PARAM.findall(_STRING_LIT.sub("''", query)))
 
 
+def _absent_as_none(cols: list[str], rows: list[list[Any]]) -> list[list[Any]]:
+    """Turn the ``''`` stored for an absent page column (``type``,
+    ``status``, ``created``, ``updated``; see
+    :data:`brainwork.store.schema.ABSENT_TEXT_COLUMNS`) back into None, for
+    result columns named so (``p.type``, ``type``, ``b.type``...)."""
+    idx = [i for i, c in enumerate(cols) if c.rsplit(".", 1)[-1] in schema.ABSENT_TEXT_COLUMNS]
+    if not idx:
+        return rows
+    for row in rows:
+        for i in idx:
+            if row[i] == "":
+                row[i] = None
+    return rows
+
+
 class Store:
     """An open Kùzu database for one vault.
 
@@ -152,7 +167,7 @@ class Store:
         result = self._conn().execute(query, params)
         if isinstance(result, list):
             result = result[-1]
-        rows = result.get_all()
+        rows = _absent_as_none(result.get_column_names(), result.get_all())
         result.close()
         return rows
 
@@ -166,7 +181,7 @@ class Store:
             )
         result = self._conn().execute(query, params)
         cols = result.get_column_names()
-        out = [dict(zip(cols, row)) for row in result.get_all()]
+        out = [dict(zip(cols, row)) for row in _absent_as_none(cols, result.get_all())]
         result.close()
         return out
 

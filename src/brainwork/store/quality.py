@@ -34,6 +34,7 @@ def page_columns(store: Store) -> dict[str, list[Any]]:
         cols.setdefault(key, [])
     cols["aliases"] = [a or [] for a in cols["aliases"]]
     cols["body"] = [b or "" for b in cols["body"]]
+    cols["type"] = [t or None for t in cols["type"]]  # absent type is stored as '' (schema.ABSENT_TEXT_COLUMNS)
     return cols
 
 
