@@ -97,3 +97,13 @@ def test_console_script_runs_in_a_subprocess(make_vault, tmp_path):
     )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == "a.md:1: orphan no links to or from other pages\n"
+
+
+def test_keys_option_gives_what_dismiss_takes(make_vault, run):
+    vault = make_vault({"a.md": page("A", PROSE + " [[b]]"), "b.md": page("B", "tiny")})
+    text = run("check", "--vault", str(vault), "--keys")
+    assert text.output.strip().endswith("[stub:b]")
+    rows = json.loads(run("check", "--vault", str(vault), "--format", "json", "--keys").output)
+    assert [r["key"] for r in rows] == ["stub:b"]
+    assert run("dismiss", "stub:b", "--vault", str(vault), "--reason", "short on purpose").exit_code == 0
+    assert run("check", "--vault", str(vault)).exit_code == 0

@@ -38,8 +38,10 @@ _CODES_HELP = "; ".join(f"{c}: {DESCRIPTIONS[c]}" for c in CODES)
 @click.option("--code", "codes", multiple=True, callback=_split_codes, metavar="CODE",
               help="Only findings with this code (repeat, or separate with commas).")
 @click.option("--include-dismissed", is_flag=True, help="Also show dismissed findings (marked as such).")
+@click.option("--keys", "show_keys", is_flag=True,
+              help="Also show each finding's key, for `brainwork dismiss KEY` (text: '[key]' at the end; json: a 'key' field).")
 @vault_options
-def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismissed: bool) -> None:
+def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismissed: bool, show_keys: bool) -> None:
     """Find what is wrong with the vault: orphans, dead links, untyped pages,
     stubs, diary titles, duplicates, oversize pages, secrets, ambiguous links
     and files that do not parse. Exit 0 when clean, 1 when findings remain,
@@ -62,11 +64,13 @@ def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismisse
             row = f.to_json()
             if include_dismissed:
                 row["dismissed"] = f.dismissed
+            if show_keys:
+                row["key"] = f.key
             rows.append(row)
         echo_json(rows)
     else:
         for f in findings:
-            click.echo(f.to_text() + (" (dismissed)" if f.dismissed else ""))
+            click.echo(f.to_text() + (" (dismissed)" if f.dismissed else "") + (f"  [{f.key}]" if show_keys else ""))
         if findings and sys.stderr.isatty():
             counts = ", ".join(f"{c} {n}" for c, n in summary(findings).items())
             click.echo(f"{len(findings)} findings: {counts}", err=True)

@@ -238,7 +238,7 @@ def create_page_cmd(config: Config, target: str, type_: str | None, from_page: s
 @click.option("--reason", default="", help="Why this finding is fine.")
 @vault_options
 def dismiss_cmd(config: Config, key: str, reason: str) -> None:
-    """Dismiss the finding KEY (as `brainwork check --format json` shows it; undoable)."""
+    """Dismiss the finding KEY (as `brainwork check --keys` shows it; undoable)."""
     from brainwork.ops.fixes import dismiss
 
     with open_store(config) as store:
