@@ -226,3 +226,22 @@ def consolidate_command(app: "BrainworkApp") -> None:
     if app.current_mode not in LEARNING_PANES:
         app.switch_pane("rules")
     consolidate(app)
+
+
+class ReloadWhenShown:
+    """Mixin for the learning panes, whose reads are costly (effects,
+    embeddings): a pane out of sight re-reads when it is shown again, not
+    after every operation done elsewhere. The pane provides ``load()``."""
+
+    _stale = False
+
+    def on_vault_changed(self) -> None:
+        if self.is_current:
+            self.load()
+        else:
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.load()

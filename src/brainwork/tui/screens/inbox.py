@@ -150,7 +150,7 @@ class InboxTable(FittedTable):
     HELP_TITLE = "correction list"
 
 
-class InboxScreen(PaneScreen):
+class InboxScreen(learning.ReloadWhenShown, PaneScreen):
     """The correction inbox (pane 4)."""
 
     PANE_ID = "inbox"
@@ -171,7 +171,6 @@ class InboxScreen(PaneScreen):
         self.rules: list[dict] = []
         self.include_handled = False
         self._request = 0
-        self._stale = False
         self._loaded = False
         self._phase = ""
 
@@ -198,19 +197,6 @@ class InboxScreen(PaneScreen):
         self.load()
         learning.ensure_embedder(self.app)
         table.focus()
-
-    def on_vault_changed(self) -> None:
-        # A pane out of sight re-reads when it is shown again, not after
-        # every operation done elsewhere.
-        if self.is_current:
-            self.load()
-        else:
-            self._stale = True
-
-    def on_screen_resume(self) -> None:
-        if self._stale:
-            self._stale = False
-            self.load()
 
     # -- reading ------------------------------------------------------------------
     def load(self) -> None:

@@ -321,7 +321,7 @@ class RuleText(TextArea):
     HELP_TITLE = "rule text"
 
 
-class RulesScreen(PaneScreen):
+class RulesScreen(learning.ReloadWhenShown, PaneScreen):
     """Rule approval (pane 5)."""
 
     PANE_ID = "rules"
@@ -349,7 +349,6 @@ class RulesScreen(PaneScreen):
         self.edits: dict[str, str] = {}
         self.current: str | None = None
         self._request = 0
-        self._stale = False
         self._next_candidate = False
         self._phase = ""
         self._showing_text_of: str | None = None
@@ -382,19 +381,6 @@ class RulesScreen(PaneScreen):
         self.load()
         learning.ensure_embedder(self.app)
         self.query_one(RuleList).focus()
-
-    def on_vault_changed(self) -> None:
-        # A pane out of sight re-reads when it is shown again, not after
-        # every operation done elsewhere.
-        if self.is_current:
-            self.load()
-        else:
-            self._stale = True
-
-    def on_screen_resume(self) -> None:
-        if self._stale:
-            self._stale = False
-            self.load()
 
     # -- reading ------------------------------------------------------------------
     def load(self) -> None:
