@@ -245,3 +245,30 @@ class ReloadWhenShown:
         if self._stale:
             self._stale = False
             self.load()
+
+
+class ConsolidationPhase:
+    """Mixin for the learning panes: ``_phase`` is the line saying what a
+    running consolidation is doing ('' when none runs). The pane calls
+    ``self.watch(self.app, "background", self._background_changed)`` and
+    provides ``_phase_changed()`` to redraw where it shows the line."""
+
+    _phase = ""
+
+    def on_consolidation_progressed(self, message: ConsolidationProgressed) -> None:
+        if not message.phase:
+            self._phase = ""
+        elif message.total:
+            self._phase = f"consolidating: {message.phase} {message.done}/{message.total}"
+        else:
+            self._phase = f"consolidating: {message.phase}…"
+        self._phase_changed()
+
+    def _background_changed(self, background: tuple[str, int, int] | None) -> None:
+        # The operation ended without a last progress message (error, cancel).
+        if self._phase and not is_consolidating(self.app) and (background is None or background[0] != "consolidate…"):
+            self._phase = ""
+            self._phase_changed()
+
+    def _phase_changed(self) -> None:  # pragma: no cover - every pane overrides it
+        raise NotImplementedError

@@ -150,7 +150,7 @@ class InboxTable(FittedTable):
     HELP_TITLE = "correction list"
 
 
-class InboxScreen(learning.ReloadWhenShown, PaneScreen):
+class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScreen):
     """The correction inbox (pane 4)."""
 
     PANE_ID = "inbox"
@@ -172,7 +172,6 @@ class InboxScreen(learning.ReloadWhenShown, PaneScreen):
         self.include_handled = False
         self._request = 0
         self._loaded = False
-        self._phase = ""
 
     # -- layout -------------------------------------------------------------------
     def compose_body(self) -> Iterable[Widget]:
@@ -399,17 +398,6 @@ class InboxScreen(learning.ReloadWhenShown, PaneScreen):
             PickRuleScreen(f"Link {item.id} to a rule", self.rules, preselect=proposed, note=note), picked
         )
 
-    # -- consolidation progress ---------------------------------------------------------
-    def on_consolidation_progressed(self, message: learning.ConsolidationProgressed) -> None:
-        if not message.phase:
-            self._phase = ""
-        elif message.total:
-            self._phase = f"consolidating: {message.phase} {message.done}/{message.total}"
-        else:
-            self._phase = f"consolidating: {message.phase}…"
+    # -- consolidation progress (learning.ConsolidationPhase) ---------------------------
+    def _phase_changed(self) -> None:
         self._update_title()
-
-    def _background_changed(self, background: tuple[str, int, int] | None) -> None:
-        if self._phase and not learning.is_consolidating(self.app) and (background is None or background[0] != "consolidate…"):
-            self._phase = ""
-            self._update_title()

@@ -321,7 +321,7 @@ class RuleText(TextArea):
     HELP_TITLE = "rule text"
 
 
-class RulesScreen(learning.ReloadWhenShown, PaneScreen):
+class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScreen):
     """Rule approval (pane 5)."""
 
     PANE_ID = "rules"
@@ -350,7 +350,6 @@ class RulesScreen(learning.ReloadWhenShown, PaneScreen):
         self.current: str | None = None
         self._request = 0
         self._next_candidate = False
-        self._phase = ""
         self._showing_text_of: str | None = None
         #: What the figures wait for ("" when they are there).
         self._waiting = ""
@@ -827,18 +826,7 @@ class RulesScreen(learning.ReloadWhenShown, PaneScreen):
             text += f"; retired {', '.join(decision.retired)}"
         return text + ".  (u undoes)"
 
-    # -- consolidation progress ---------------------------------------------------------
-    def on_consolidation_progressed(self, message: learning.ConsolidationProgressed) -> None:
-        if not message.phase:
-            self._phase = ""
-        elif message.total:
-            self._phase = f"consolidating: {message.phase} {message.done}/{message.total}"
-        else:
-            self._phase = f"consolidating: {message.phase}…"
+    # -- consolidation progress (learning.ConsolidationPhase) ---------------------------
+    def _phase_changed(self) -> None:
         self._update_subtitle()
-
-    def _background_changed(self, background: tuple[str, int, int] | None) -> None:
-        if self._phase and not learning.is_consolidating(self.app) and (background is None or background[0] != "consolidate…"):
-            self._phase = ""
-            self._update_subtitle()
 
