@@ -10,6 +10,15 @@ The embedder (issue 4 §2):
   sentence-transformers folder instead; it must give 384 dimensions.
 - Loaded lazily, on the first :func:`get_embedder` call (never at import
   time), once per process and model; ~4 s on 2 cores (torch import).
+- Served by ONNX Runtime when it can (:class:`OnnxEmbedder`, module
+  :mod:`brainwork.learn.onnx_embed`): a process that loads torch for the
+  model also exports it once to ``STORE/models/<model>-<digest>.onnx``; later
+  processes on that store encode with ONNX Runtime and ``tokenizers``, never
+  importing torch (~0.4 s CPU instead of ~5 s for a one-shot query). Its
+  vectors are within 1e-4 cosine of the torch ones and carry the same
+  ``name``, so the cached vectors stay valid whichever path made them.
+  ``BRAINWORK_EMBEDDER=torch`` forces the sentence-transformers path (and
+  neither reads nor writes the ONNX file).
 - If it cannot load (folder missing, torch or sentence-transformers broken,
   wrong dimension) a :class:`LexicalEmbedder` serves instead — hashed
   character 3-5-grams (scikit-learn's ``HashingVectorizer``) folded into 384
@@ -183,7 +192,12 @@ def _normalise(mat: np.ndarray) -> np.ndarray:
 
 
 class SentenceEmbedder(Embedder):
-    """A sentence-transformers model from a local folder, on the CPU."""
+    """A sentence-transformers model from a local folder, on the CPU.
+
+    ``onnx_problem``: why exporting it to ONNX failed (None if it did not
+    fail or was not tried)."""
+
+    onnx_problem: str | None = None
 
     def __init__(self, model, name: str, batch_size: int = 32):
         self._model = model
@@ -211,6 +225,22 @@ class SentenceEmbedder(Embedder):
             finally:
                 torch.set_num_threads(threads)
         return _normalise(out)
+
+
+class OnnxEmbedder(Embedder):
+    """The same model run by ONNX Runtime from the derived ONNX file (see
+    :mod:`brainwork.learn.onnx_embed`); same ``name``, so its vectors share
+    the cache with :class:`SentenceEmbedder`'s."""
+
+    def __init__(self, encoder, name: str, path: Path):
+        self._encoder = encoder
+        self.name = name
+        self.path = path
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        return _normalise(self._encoder.encode(list(texts)))
 
 
 class LexicalEmbedder(Embedder):
@@ -263,9 +293,20 @@ def model_folder(config: Config | None) -> tuple[Path | None, str, str | None]:
     return path, BUNDLED_NAME, None
 
 
+def _forced() -> str:
+    """``BRAINWORK_EMBEDDER`` lower-cased: ``lexical``, ``torch`` or empty."""
+    return os.environ.get("BRAINWORK_EMBEDDER", "").strip().lower()
+
+
 def _cache_key(config: Config | None) -> str:
-    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+    if _forced() == "lexical":
         return "#lexical-forced"
+    if _forced() == "torch":
+        return "#torch-forced:" + _model_key(config)
+    return _model_key(config)
+
+
+def _model_key(config: Config | None) -> str:
     configured = config.model if config is not None else None
     if not configured:
         return "#bundled"
@@ -275,12 +316,48 @@ def _cache_key(config: Config | None) -> str:
     return str(path)
 
 
+def _onnx_file(config: Config | None, folder: Path, name: str) -> Path | None:
+    """Where the ONNX export of ``folder``'s model lives for this store, or
+    None when there is no store to keep it in or the pipeline cannot be
+    exported (not mean pooling, no tokenizer.json)."""
+    if config is None or _forced() == "torch":
+        return None
+    from brainwork.learn import onnx_embed
+
+    if onnx_embed.unsupported(folder):
+        return None
+    try:
+        return onnx_embed.cache_path(config.store, folder, name)
+    except OSError:
+        return None
+
+
+def _load_onnx(path: Path, folder: Path, name: str) -> Embedder | None:
+    """An :class:`OnnxEmbedder` from ``path``, or None if it cannot serve
+    (then the torch path loads, and re-exports)."""
+    from brainwork.learn import onnx_embed
+
+    try:
+        encoder = onnx_embed.OnnxEncoder(path, folder)
+    except onnx_embed.OnnxUnavailable:
+        return None
+    seq = min(encoder.max_seq, MAX_SEQ_TOKENS)
+    if seq != encoder.max_seq:  # exported with a wider window than brainwork now uses
+        return None
+    return OnnxEmbedder(encoder, f"{name}@{seq}", path)
+
+
 def _load(config: Config | None) -> Embedder:
-    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+    if _forced() == "lexical":
         return LexicalEmbedder("BRAINWORK_EMBEDDER=lexical")
     folder, name, problem = model_folder(config)
     if folder is None:
         return LexicalEmbedder(problem)
+    onnx_path = _onnx_file(config, folder, name)
+    if onnx_path is not None and onnx_path.is_file():
+        emb = _load_onnx(onnx_path, folder, name)
+        if emb is not None:
+            return emb
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -308,7 +385,18 @@ def _load(config: Config | None) -> Embedder:
     model.max_seq_length = seq
     # The window is part of the name (and so of every cache key): vectors made
     # with another window are re-embedded, never mixed.
-    return SentenceEmbedder(model, f"{name}@{seq}")
+    emb = SentenceEmbedder(model, f"{name}@{seq}")
+    if onnx_path is not None:
+        # torch is loaded now anyway: export once (~4 s CPU) so that the next
+        # process on this store encodes without it. A failed export only
+        # means the next process loads torch again.
+        from brainwork.learn import onnx_embed
+
+        try:
+            onnx_embed.export(model, folder, onnx_path)
+        except (onnx_embed.OnnxUnavailable, OSError) as exc:
+            emb.onnx_problem = str(exc)
+    return emb
 
 
 def get_embedder(config: Config | None = None) -> Embedder:
@@ -438,6 +526,7 @@ __all__ = [
     "DIM",
     "Embedder",
     "LexicalEmbedder",
+    "OnnxEmbedder",
     "SentenceEmbedder",
     "all_vectors",
     "embed_pages",

@@ -1,0 +1,296 @@
+"""The sentence-transformers model run by ONNX Runtime, without torch.
+
+Importing torch and sentence-transformers costs ~5 s of CPU and ~600 MB;
+a one-shot ``brainwork recall`` needs one short text encoded. So the model
+is also kept as an ONNX graph in a derived cache under the store,
+``STORE/models/<model>-<digest>.onnx``, and encoded with ONNX Runtime and the
+``tokenizers`` library (~0.4 s CPU, ~270 MB for load plus one query).
+
+- **Made once, by a process that loads torch anyway** (``brainwork embed``,
+  the workbench's embed worker, the first ``recall`` on a store):
+  :func:`export` traces the loaded model's transformer with
+  ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter needs only
+  the ``onnx`` package; the dynamo one also needs ``onnxscript``), encodes
+  :data:`PROBES` with both ONNX Runtime and sentence-transformers and keeps
+  the file only if every pair is within :data:`MAX_COSINE_GAP`. It is written
+  under a temporary name and renamed into place, so a reader never sees half
+  a file and an interrupted export leaves nothing to load.
+- **Keyed by the model files' content** (:func:`model_digest`: weights,
+  configs, tokenizer): another or changed model gives another file name; files
+  of an older digest are removed when a new one is written.
+- **Pooling as sentence-transformers does it** (only mean pooling with an
+  optional Normalize is supported; :func:`unsupported` says why not):
+  tokenizer.json with truncation to the window the model used at export (its
+  ``max_seq_length``, capped by brainwork) and padding to the longest text;
+  the mean of the last hidden states over real tokens; L2 normalisation.
+
+Everything the run side needs that is not in tokenizer.json (window, pad
+token, lower-casing, the graph's inputs) is written into the ONNX file's
+metadata at export time, from the loaded model itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+#: Folder of the derived model cache inside the store.
+MODELS_DIR = "models"
+#: Largest cosine distance (1 - cos) allowed between an ONNX vector and the
+#: sentence-transformers vector of the same text when the export is checked
+#: (measured on all-MiniLM-L6-v2: ~1e-7).
+MAX_COSINE_GAP = 1e-4
+#: Texts an export is checked on: short, empty, padded in one batch, unicode,
+#: and one longer than the 256-token window (truncation).
+PROBES = (
+    "renew the TLS certificate",
+    "",
+    "x",
+    "Überprüfe die Zertifikatskette — 証明書チェーンを確認 🎉",
+    "  leading and trailing spaces  ",
+    "The billing API served only the leaf certificate; clients without the intermediate failed. " * 12,
+)
+#: Texts per ONNX Runtime call (sentence-transformers' default batch size).
+BATCH = 32
+#: Files of a model folder that decide its vectors (weights, configs,
+#: tokenizer), hashed by :func:`model_digest`; other files (README, other
+#: runtimes' exports) are not read.
+_DIGEST_GLOBS = ("*.safetensors", "pytorch_model.bin", "*.json", "vocab.txt", "*.model", "merges.txt", "*/config.json")
+_META_PREFIX = "brainwork."
+
+
+class OnnxUnavailable(Exception):
+    """The ONNX path cannot serve (file missing, runtime not installed, model
+    not supported); the message says why in one line."""
+
+
+def unsupported(folder: Path) -> str | None:
+    """Why ``folder``'s sentence-transformers pipeline cannot run as
+    transformer + mean pooling (+ normalise), or None if it can. Reads only
+    modules.json and the pooling module's config."""
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"modules.json unreadable: {exc}"
+    kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
+    if kinds not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+        return f"pipeline {kinds} is not Transformer, Pooling[, Normalize]"
+    if not (folder / "tokenizer.json").is_file():
+        return "no tokenizer.json"
+    pooling = folder / modules[1].get("path", "") / "config.json"
+    try:
+        cfg = json.loads(pooling.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"pooling config unreadable: {exc}"
+    mode = cfg.get("pooling_mode")
+    if mode is not None:
+        mean_only = mode == "mean" or mode == ["mean"]
+    else:
+        flags = {k: v for k, v in cfg.items() if k.startswith("pooling_mode_")}
+        mean_only = flags.get("pooling_mode_mean_tokens") is True and not any(
+            v for k, v in flags.items() if k != "pooling_mode_mean_tokens"
+        )
+    if not mean_only or cfg.get("include_prompt") is False:
+        return "pooling is not plain mean pooling"
+    return None
+
+
+def _digest_files(folder: Path) -> list[Path]:
+    found = {p for pattern in _DIGEST_GLOBS for p in folder.glob(pattern) if p.is_file()}
+    return sorted(found, key=lambda p: p.relative_to(folder).as_posix())
+
+
+def model_digest(folder: Path) -> str:
+    """SHA-256 hex over the relative path and bytes of each file that decides
+    the model's vectors (~0.1 s for the bundled 90 MB of weights)."""
+    h = hashlib.sha256()
+    for path in _digest_files(folder):
+        h.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0")
+        with path.open("rb") as fh:
+            while chunk := fh.read(1 << 22):
+                h.update(chunk)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _slug(name: str) -> str:
+    base = name.removeprefix("st:").rstrip("/").rsplit("/", 1)[-1] or "model"
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", base)
+
+
+def cache_path(store_dir: Path, folder: Path, name: str) -> Path:
+    """Where the ONNX file of ``folder``'s model lives under ``store_dir``
+    (``models/<slug>-<first 16 hex of the digest>.onnx``); it may not exist."""
+    return Path(store_dir) / MODELS_DIR / f"{_slug(name)}-{model_digest(folder)[:16]}.onnx"
+
+
+# -- running ----------------------------------------------------------------------
+def _threads() -> int:
+    """Intra-op threads: half the cores, 1..4. On 2 busy cores a second
+    thread cost more CPU and more wall time than it saved (measured: one
+    query 4 ms either way; 128 pages 1.8-2.0 s CPU / 1.9-2.3 s wall on one
+    thread, 2.2-2.6 s CPU / 3.5-4.4 s wall on two), and the other core is the
+    workbench's."""
+    return max(1, min(4, (os.cpu_count() or 1) // 2))
+
+
+class OnnxEncoder:
+    """ONNX Runtime session + tokenizer for one exported model.
+
+    Raises:
+        OnnxUnavailable: runtime or tokenizers not importable, or the file is
+            not one :func:`export` wrote.
+    """
+
+    def __init__(self, path: Path, folder: Path):
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except Exception as exc:  # ImportError, or a broken native library
+            raise OnnxUnavailable(f"onnxruntime/tokenizers cannot be imported: {exc.__class__.__name__}: {exc}") from exc
+        opts = ort.SessionOptions()
+        # Spin-waiting threads burn a core each while idle; on a shared, busy
+        # machine that made small encodes many times slower (see embed.SMALL_BATCH).
+        opts.intra_op_num_threads = _threads()
+        opts.inter_op_num_threads = 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        opts.log_severity_level = 3
+        try:
+            self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:
+            raise OnnxUnavailable(f"{path.name} cannot be loaded: {exc.__class__.__name__}: {str(exc)[:200]}") from exc
+        meta = {
+            k.removeprefix(_META_PREFIX): v
+            for k, v in self._session.get_modelmeta().custom_metadata_map.items()
+            if k.startswith(_META_PREFIX)
+        }
+        try:
+            self.max_seq = int(meta["max_seq_length"])
+            pad_id, pad_token = int(meta["pad_id"]), meta["pad_token"]
+            self.lowercase = meta.get("lowercase") == "1"
+        except (KeyError, ValueError) as exc:
+            raise OnnxUnavailable(f"{path.name} lacks brainwork metadata ({exc})") from exc
+        self.inputs = [i.name for i in self._session.get_inputs()]
+        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self._tokenizer.enable_truncation(self.max_seq)
+        self._tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token)  # to the longest text
+        self._lock = threading.Lock()
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        encs = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encs], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.inputs:
+            feed["token_type_ids"] = np.array([e.type_ids for e in encs], dtype=np.int64)
+        hidden = self._session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]  # (B, S, D)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Shape (len(texts), D) float32 unit rows, in the order given.
+        Longest texts batch together, as sentence-transformers sorts them."""
+        texts = [t.lower() if self.lowercase else t for t in texts]
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out: np.ndarray | None = None
+        with self._lock:
+            for start in range(0, len(order), BATCH):
+                idx = order[start : start + BATCH]
+                mat = self._run([texts[i] for i in idx])
+                if out is None:
+                    out = np.zeros((len(texts), mat.shape[1]), dtype=np.float32)
+                out[idx] = mat
+        return out if out is not None else np.zeros((0, 0), dtype=np.float32)
+
+
+# -- exporting --------------------------------------------------------------------
+def export(st_model, folder: Path, dest: Path) -> Path:
+    """Write ``st_model`` (a loaded sentence-transformers model of
+    ``folder``, its ``max_seq_length`` already set) as ONNX to ``dest``,
+    checked against ``st_model`` on :data:`PROBES`. Needs torch (loaded
+    already) and the ``onnx`` package. Old exports of the same model name
+    under ``dest``'s folder are removed.
+
+    Raises:
+        OnnxUnavailable: unsupported pipeline, exporter failure, or vectors
+            that differ by more than :data:`MAX_COSINE_GAP`; ``dest`` is then
+            not written.
+    """
+    import torch
+
+    problem = unsupported(folder)
+    if problem:
+        raise OnnxUnavailable(problem)
+    transformer = st_model[0]
+    hf_model = transformer.auto_model
+    tokenizer = transformer.tokenizer
+    names = ["input_ids", "attention_mask"]
+    import inspect
+
+    if "token_type_ids" in inspect.signature(hf_model.forward).parameters and "token_type_ids" in getattr(
+        tokenizer, "model_input_names", ()
+    ):
+        names.append("token_type_ids")
+
+    class _Hidden(torch.nn.Module):
+        """Keyword call (positional order differs across transformers versions) -> last hidden state."""
+
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, *args):
+            return self.model(**dict(zip(names, args))).last_hidden_state
+
+    batch = tokenizer(["renew the certificate", "x"], padding=True, return_tensors="pt")
+    args = tuple(batch[n] for n in names)
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    axes = {n: {0: "batch", 1: "tokens"} for n in names}
+    axes["last_hidden_state"] = {0: "batch", 1: "tokens"}
+    try:
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")  # TracerWarnings about branches that cannot vary here
+            torch.onnx.export(
+                _Hidden(hf_model).eval(), args, str(tmp), dynamo=False, input_names=names,
+                output_names=["last_hidden_state"], dynamic_axes=axes, opset_version=17,
+            )
+        import onnx
+
+        proto = onnx.load(str(tmp))
+        lower = bool(getattr(transformer, "do_lower_case", False))
+        meta = {"max_seq_length": str(int(st_model.max_seq_length)), "pad_id": str(int(tokenizer.pad_token_id)),
+                "pad_token": str(tokenizer.pad_token), "lowercase": "1" if lower else "0"}
+        for key, value in meta.items():
+            entry = proto.metadata_props.add()
+            entry.key, entry.value = _META_PREFIX + key, value
+        onnx.save(proto, str(tmp))
+        del proto
+        got = OnnxEncoder(tmp, folder).encode(list(PROBES))
+        want = np.asarray(st_model.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False))
+        gap = float(np.max(1.0 - np.sum(got * want, axis=1)))
+        if not gap <= MAX_COSINE_GAP:
+            raise OnnxUnavailable(f"ONNX vectors differ from the model's by up to {gap:.2e} cosine")
+        os.replace(tmp, dest)
+    except OnnxUnavailable:
+        raise
+    except Exception as exc:
+        raise OnnxUnavailable(f"export failed: {exc.__class__.__name__}: {str(exc).strip()[:200]}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    prefix = dest.name.rsplit("-", 1)[0] + "-"
+    for old in dest.parent.glob(f"{prefix}*.onnx"):
+        if old != dest and len(old.name) == len(dest.name):
+            old.unlink(missing_ok=True)
+    return dest

@@ -1,0 +1,170 @@
+"""The ONNX Runtime path of the embedder: exported once by a process that
+loads torch, then serving the same vectors (within 1e-4 cosine, same name)
+without importing torch, also in a one-shot ``brainwork recall``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from brainwork.config import load_config
+from brainwork.learn import embed, onnx_embed
+from brainwork.learn.embed import OnnxEmbedder, SentenceEmbedder
+
+LONG_EN = " ".join(f"Step {i}: rotate the key, reload HAProxy, then check the chain served on port 443." for i in range(40))
+LONG_DE = "Die Zertifikatskette muss vollständig ausgeliefert werden, sonst scheitern ältere Clients. " * 25
+#: Varied texts: short, empty, whitespace, case, code, numbers, unicode
+#: (accents, CJK, Arabic, Cyrillic, emoji, combining marks), and texts far
+#: over the 256-token window (truncation).
+TEXTS = [
+    "", " ", "x", "TLS", "renew the TLS certificate", "RENEW THE TLS CERTIFICATE",
+    "  leading and trailing spaces  ", "tabs\tand\nnewlines\n\nhere",
+    "Serve fullchain.pem, not cert.pem, from the billing API.",
+    "Why: clients without the intermediate CA fail the handshake.",
+    "openssl s_client -connect edi.acme.example:443 -showcerts </dev/null",
+    "def encode(self, texts: list[str]) -> np.ndarray: return self._model(texts)",
+    "SELECT count(*) FROM invoices WHERE currency IS NULL;",
+    "Invoice 2026-09-14 #4711: EUR 1.234,56 vs USD 1,234.56 (±0.5%)",
+    "café naïve résumé façade coöperate",
+    "Überprüfe die Zertifikatskette vor dem Ablauf.",
+    "証明書チェーンを確認してください。",
+    "检查证书链是否完整",
+    "인증서 체인을 확인하세요",
+    "تحقق من سلسلة الشهادات",
+    "Проверьте цепочку сертификатов",
+    "emoji 🎉🔐✅ and symbols ™©®",
+    "e\u0301 combining acute, a\u0308 combining diaeresis",
+    "\u200bzero\u200bwidth\u200bspaces",
+    "supercalifragilisticexpialidocious" * 20,
+    "a " * 300,
+    "!!! ??? ... --- ***",
+    "[[tasks/renew-cert|Renew certificate]] tags: tls, billing",
+    "Chain order\nwrong: leaf last\ncorrect: leaf first\nwhy: clients\ntags: tls",
+    "Read the CI log first before re-running the pipeline.",
+    "Ask the customer which currency column they expect in the export.",
+    LONG_EN,
+    LONG_DE,
+    LONG_EN[:1500],
+    "日本語のテキスト " * 120,
+    "mixed English und Deutsch 和日本語 " * 40,
+]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, embedder):
+    """``(config, first, second)``: ``first`` is what ``_load`` returns on a
+    store without an ONNX file (torch, which exports it), ``second`` what it
+    returns once the file exists."""
+    root = tmp_path_factory.mktemp("onnx")
+    (root / "vault").mkdir()
+    config = load_config(root / "vault", root / "store")
+    first = embed._load(config)
+    second = embed._load(config)
+    return config, first, second
+
+
+def test_torch_load_exports_once_and_the_next_load_serves_onnx(exported, embedder):
+    config, first, second = exported
+    folder, name, _ = embed.model_folder(config)
+    path = onnx_embed.cache_path(config.store, folder, name)
+    assert isinstance(first, SentenceEmbedder) and first.onnx_problem is None
+    assert path.is_file() and path.parent == config.store / onnx_embed.MODELS_DIR
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    assert isinstance(second, OnnxEmbedder) and second.path == path
+    # same name, so vectors cached by either path stay valid for the other
+    assert first.name == second.name == embedder.name == f"{embed.BUNDLED_NAME}@256"
+    assert not second.lexical and second.reason is None and second.status == first.status
+
+
+def test_onnx_vectors_match_sentence_transformers(exported, embedder):
+    _, _, onnx = exported
+    want = embedder.encode(TEXTS)
+    got = onnx.encode(TEXTS)
+    assert got.shape == want.shape == (len(TEXTS), 384) and got.dtype == np.float32
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+    gaps = 1.0 - np.sum(got * want, axis=1)
+    worst = int(np.argmax(gaps))
+    assert gaps[worst] <= 1e-4, f"text {worst} ({TEXTS[worst][:40]!r}) differs by {gaps[worst]:.2e}"
+    # texts over the window really were truncated: only their start counts
+    assert onnx._encoder._tokenizer.encode(LONG_EN).ids.__len__() == 256
+    # one at a time (no padding) gives the same as in a padded batch
+    for i in (0, 4, 16, len(TEXTS) - 1):
+        assert float(onnx.encode_one(TEXTS[i]) @ got[i]) >= 1 - 1e-5
+    assert onnx.encode([]).shape == (0, 384)
+
+
+def test_a_changed_model_gets_another_file(tmp_path):
+    bundled, _, _ = embed.model_folder(None)
+    copy = tmp_path / "model"
+    shutil.copytree(bundled, copy)
+    before = onnx_embed.cache_path(tmp_path / "store", copy, "st:/x/my-model")
+    assert before.name.startswith("my-model-") and before.suffix == ".onnx"
+    cfg = copy / "config.json"
+    cfg.write_text(cfg.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert onnx_embed.cache_path(tmp_path / "store", copy, "st:/x/my-model") != before
+
+
+def test_unsupported_pipelines_are_named(tmp_path):
+    bundled, _, _ = embed.model_folder(None)
+    assert onnx_embed.unsupported(bundled) is None
+    copy = tmp_path / "model"
+    shutil.copytree(bundled, copy)
+    pooling = copy / "1_Pooling" / "config.json"
+    cfg = json.loads(pooling.read_text(encoding="utf-8"))
+    cfg.update(pooling_mode_mean_tokens=False, pooling_mode_cls_token=True)
+    pooling.write_text(json.dumps(cfg), encoding="utf-8")
+    assert "mean" in onnx_embed.unsupported(copy)
+    (copy / "tokenizer.json").unlink()
+    assert onnx_embed.unsupported(copy) == "no tokenizer.json"
+
+
+def test_forcing_torch_ignores_the_onnx_file(exported, monkeypatch):
+    config, _, _ = exported
+    folder, name, _ = embed.model_folder(config)
+    assert embed._onnx_file(config, folder, name) is not None
+    default_key = embed._cache_key(config)
+    monkeypatch.setenv("BRAINWORK_EMBEDDER", "torch")
+    assert embed._onnx_file(config, folder, name) is None
+    assert embed._cache_key(config) == "#torch-forced:" + default_key  # never shares the cached ONNX embedder
+
+
+def test_a_broken_onnx_file_falls_back_to_torch(exported, tmp_path):
+    config, _, _ = exported
+    folder, name, _ = embed.model_folder(config)
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not an onnx model")
+    assert embed._load_onnx(bad, folder, name) is None
+
+
+#: Runs the CLI in-process and reports, at exit, which heavy modules were imported.
+ONE_SHOT = """
+import atexit, sys
+heavy = ("torch", "sentence_transformers", "transformers", "sklearn", "scipy", "onnx", "textual")
+atexit.register(lambda: print("HEAVY", sorted(m for m in sys.modules if m.split(".")[0] in heavy), file=sys.stderr))
+sys.argv = ["brainwork", *sys.argv[1:]]
+from brainwork.cli import main
+main()
+"""
+
+
+def test_one_shot_recall_does_not_import_torch(exported, embedded_template, tmp_path):
+    config, _, onnx = exported
+    vault = tmp_path / "sample_vault"
+    shutil.copytree(embedded_template, vault)
+    models = load_config(vault).store / onnx_embed.MODELS_DIR
+    models.mkdir()
+    shutil.copy(onnx.path, models / onnx.path.name)
+    args = [sys.executable, "-c", ONE_SHOT, "recall", "renew the TLS certificate for billing",
+            "--vault", str(vault), "--json", "--no-record"]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "HEAVY []" in proc.stderr, proc.stderr[-2000:]
+    answer = json.loads(proc.stdout)
+    assert answer["embedder"] == onnx.name and answer["vectors"] is True
+    assert any("renew-cert" in t["id"] for t in answer["tasks"])
