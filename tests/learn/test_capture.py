@@ -89,11 +89,23 @@ def test_bad_records_are_clear_errors(sample_config, sample_store):
 
 
 def test_collisions_get_numbered_names(sample_config, sample_store):
-    ids = [capture(sample_config, sample_store, "task", {"request": "Same title"}, today=DAY).id for _ in range(3)]
+    ids = [capture(sample_config, sample_store, "task", {"request": "Same title", "summary": f"run {i}"}, today=DAY).id
+           for i in range(3)]
     assert ids == ["tasks/2026-11-02-same-title", "tasks/2026-11-02-same-title-2", "tasks/2026-11-02-same-title-3"]
     # an existing file differing only in case also counts
     (sample_config.vault / "tools" / "Hammer.md").write_text("# Hammer\n", encoding="utf-8")
     assert capture(sample_config, sample_store, "tool", {"name": "hammer", "title": "hammer"}).id == "tools/hammer-2"
+
+
+def test_the_same_record_twice_is_one_page(sample_config, sample_store):
+    """A hook that runs again after a crash sends the same record: it must
+    not become a second page, nor a second undo entry."""
+    record = {"request": "Same record", "summary": "done", "outcome": "success"}
+    first = capture(sample_config, sample_store, "task", record, today=DAY)
+    again = capture(sample_config, sample_store, "task", record, today=DAY)
+    assert again.id == first.id
+    assert first.operation and not again.operation
+    assert sorted(p.name for p in (sample_config.vault / "tasks").glob("2026-11-02-same-record*")) == ["2026-11-02-same-record.md"]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import traceback
 import click
 
 from brainwork.analysis.findings import CODES, DESCRIPTIONS
-from brainwork.cli.common import echo_json, open_store, vault_options
+from brainwork.cli.common import echo, echo_json, interactive, open_store, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 
@@ -70,10 +70,10 @@ def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismisse
         echo_json(rows)
     else:
         for f in findings:
-            click.echo(f.to_text() + (" (dismissed)" if f.dismissed else "") + (f"  [{f.key}]" if show_keys else ""))
-        if findings and sys.stderr.isatty():
+            echo(f.to_text() + (" (dismissed)" if f.dismissed else "") + (f"  [{f.key}]" if show_keys else ""))
+        if findings and interactive():
             counts = ", ".join(f"{c} {n}" for c, n in summary(findings).items())
-            click.echo(f"{len(findings)} findings: {counts}", err=True)
+            echo(f"{len(findings)} findings: {counts}", err=True)
     sys.exit(1 if any(not f.dismissed for f in findings) else 0)
 
 

@@ -4,12 +4,14 @@ handling, progress bars and JSON output."""
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import random
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 import click
@@ -38,29 +40,140 @@ class BrainworkGroup(click.Group):
         except click.UsageError as exc:
             raise OneLineUsageError(exc.format_message()) from None
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Kept whole so that a command can be sent, as typed, to the store's owner.
+        ctx.meta.setdefault("brainwork.argv", list(args))
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
             raise OneLineUsageError(exc.format_message()) from None
         except UserError as exc:
-            click.echo(f"brainwork: error: {exc}", err=True)
+            echo(f"brainwork: error: {exc}", err=True)
             ctx.exit(2)
+
+
+# -- where a command runs -------------------------------------------------------
+#: Commands that never go to the store's owner: the workbench and the daemon
+#: are owners themselves; capture writes one page file and needs no store.
+LOCAL_COMMANDS = frozenset({"open", "serve", "capture"})
+#: Commands that only read: the owner's views need no refresh after them.
+READ_ONLY_COMMANDS = frozenset({"doctrine", "recall", "check", "show", "rules", "log", "stats", "replay", "embed", "index"})
+
+
+@dataclass
+class Served:
+    """How a command runs inside the store's owner (see
+    :mod:`brainwork.service.owner`): the owner's config and store handle,
+    and the buffers that stand for the client's stdout, stderr and stdin."""
+
+    config: Config
+    handle: Any  # brainwork.service.handle.StoreHandle
+    stdout: io.StringIO = field(default_factory=io.StringIO)
+    stderr: io.StringIO = field(default_factory=io.StringIO)
+    stdin: str | None = None
+
+
+def served() -> Served | None:
+    """The :class:`Served` of the command running on this thread, or None
+    when it runs in its own process."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    obj = ctx.find_root().obj
+    return obj.get("served") if isinstance(obj, dict) else None
+
+
+def echo(message: Any = None, *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` to the client's stdout/stderr: the process's own, or
+    the owner's buffers for a served command. Every command prints through
+    this."""
+    here = served()
+    if here is None:
+        click.echo(message, err=err, nl=nl)
+    else:
+        click.echo(message, file=here.stderr if err else here.stdout, nl=nl)
+
+
+def interactive() -> bool:
+    """True when a person watches stderr (progress bars, hints): never for a
+    served command, whose terminal is not the owner's."""
+    return served() is None and sys.stderr.isatty()
+
+
+def confirm(question: str) -> bool:
+    """Ask yes/no on the terminal. A served command cannot ask (the owner's
+    terminal is not the user's): it is answered from the client's stdin, and
+    without one it aborts (``click.Abort``)."""
+    here = served()
+    if here is None:
+        return click.confirm(question, default=False, err=True)
+    answer = (here.stdin or "").strip().lower()
+    if not answer:
+        raise click.Abort()
+    return answer in ("y", "yes")
+
+
+def _is_local(ctx: click.Context) -> bool:
+    names = {c.command.name for c in _chain(ctx)}
+    return bool(names & LOCAL_COMMANDS)
+
+
+def _chain(ctx: click.Context | None) -> Iterator[click.Context]:
+    while ctx is not None:
+        yield ctx
+        ctx = ctx.parent
+
+
+def _forward(ctx: click.Context, config: Config) -> None:
+    """Run this command in the store's owner when one is alive, print what
+    it printed and exit with its code; return when there is no owner (the
+    command then opens the store itself).
+
+    A command that cannot wait for the store (another one-shot command holds
+    it) tries the owner again on each retry (:func:`_open_waiting`)."""
+    from brainwork.service import owner
+
+    argv = ctx.meta.get("brainwork.argv")
+    if argv is None:
+        return
+    stdin = None
+    if not sys.stdin.isatty() and ctx.command.name == "merge":
+        stdin = sys.stdin.readline()  # the answer to merge's question
+    reply = owner.ask(config, owner.Request(argv=list(argv), stdin=stdin))
+    if reply is None:
+        return
+    sys.stdout.write(reply.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(reply.stderr)
+    sys.stderr.flush()
+    ctx.exit(reply.exit_code)
 
 
 def vault_options(func: Callable) -> Callable:
     """Add ``--vault``/``--store`` to a command (they may also come before
-    the command name) and pass a loaded :class:`Config` as ``config``."""
+    the command name) and pass a loaded :class:`Config` as ``config``.
+
+    While another process owns the store (the workbench, ``brainwork
+    serve``), the command is sent to it and runs there (see
+    :mod:`brainwork.service.owner`), except :data:`LOCAL_COMMANDS`."""
 
     @click.option("--vault", "vault_opt", type=click.Path(file_okay=False), default=None, help="Vault folder (default: $BRAINWORK_VAULT or the current directory).")
     @click.option("--store", "store_opt", type=click.Path(file_okay=False), default=None, help="Store folder (default: VAULT/.brainwork).")
     @click.pass_context
     @functools.wraps(func)
     def wrapper(ctx: click.Context, vault_opt, store_opt, **kwargs):
+        here = served()
+        if here is not None:
+            return ctx.invoke(func, config=here.config, **kwargs)
         obj = ctx.find_root().obj or {}
         vault = vault_opt or obj.get("vault")
         store = store_opt or obj.get("store")
         config = load_config(vault, store)
+        if not _is_local(ctx):
+            _forward(ctx, config)
         return ctx.invoke(func, config=config, **kwargs)
 
     return wrapper
@@ -79,54 +192,67 @@ def store_wait_seconds() -> float:
 
 
 def _open_waiting(config: Config):
-    """Open the store, retrying while another brainwork process holds it
-    (at most :func:`store_wait_seconds`; a short command such as a parallel
-    ``capture`` lets go within a second). On a terminal, says that it waits.
+    """Open the store, retrying while another one-shot brainwork process
+    holds it (at most :func:`store_wait_seconds`; a short command lets go
+    within a second). Each retry first asks whether an owner has come up
+    meanwhile (the workbench starting): then the command runs there.
 
     Raises:
-        StoreBusy: still held when the wait is over (e.g. the workbench is
-            open on the vault).
+        StoreBusy: still held when the wait is over.
     """
     from brainwork.errors import StoreBusy
     from brainwork.store import Store
 
     deadline = time.monotonic() + store_wait_seconds()
     told = False
+    ctx = click.get_current_context(silent=True)
     while True:
         try:
             return Store(config.store)
         except StoreBusy:
+            if ctx is not None and not _is_local(ctx):
+                _forward(ctx, config)
             left = deadline - time.monotonic()
             if left <= 0:
                 raise
-            if not told and sys.stderr.isatty():
+            if not told and interactive():
                 told = True
-                click.echo(
-                    f"brainwork: the store is in use by another brainwork process; waiting up to {left:.0f} s…",
-                    err=True,
-                )
+                echo(f"brainwork: the store is in use by another brainwork process; waiting up to {left:.0f} s…", err=True)
             time.sleep(min(left, 0.05 + random.random() * 0.1))
 
 
 @contextmanager
 def open_store(config: Config) -> Iterator:
-    """Open the vault's store, waiting a little while another process holds
-    it (then raises StoreBusy, a UserError), and finish any operation a crash
-    interrupted (:func:`brainwork.ops.changeset.recover`; says so on stderr)."""
+    """The vault's store for one command.
+
+    In the owner's process (a served command) this is the owner's open store,
+    held exclusively for the command. Otherwise the store is opened here,
+    waiting a little while another one-shot process holds it (then raises
+    StoreBusy, a UserError). Either way any operation a crash interrupted is
+    finished first, and pages captured since are recorded in the undo log
+    (:func:`brainwork.ops.changeset.recover`; says so on stderr)."""
     from brainwork.ops.changeset import recover
 
+    here = served()
+    if here is not None:
+        with here.handle.exclusive() as store:
+            message = recover(config, store)
+            if message:
+                echo(f"brainwork: {message}", err=True)
+            yield store
+        return
     store = _open_waiting(config)
     try:
         message = recover(config, store)
         if message:
-            click.echo(f"brainwork: {message}", err=True)
+            echo(f"brainwork: {message}", err=True)
         yield store
     finally:
         store.close()
 
 
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 @contextmanager
@@ -135,7 +261,7 @@ def progress_bar(label: str, enabled: bool) -> Iterator[Callable[[int, int, str]
 
     Yields a ``progress(done, total, phase)`` callback.
     """
-    if not enabled or not sys.stderr.isatty():
+    if not enabled or not interactive():
         yield lambda done, total, phase: None
         return
     from rich.console import Console

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from brainwork.cli.common import echo_json, open_store, vault_options
+from brainwork.cli.common import confirm, echo, echo_json, open_store, vault_options
 from brainwork.config import Config
 
 
@@ -46,13 +46,13 @@ def rename_cmd(config: Config, page: str, new_title: str, new_path: str | None, 
     if as_json:
         echo_json({**plan.to_json(), "operation": _op_json(op) if op else None, "dry_run": dry_run})
         return
-    click.echo(("would " if dry_run else "") + plan.summary())
+    echo(("would " if dry_run else "") + plan.summary())
     for e in plan.edits:
-        click.echo(f"  {e.path}:{e.line}: {e.old} -> {e.new}")
+        echo(f"  {e.path}:{e.line}: {e.old} -> {e.new}")
     for r in plan.revived:
-        click.echo(f"  {r.path}:{r.line}: dead link [[{r.target}]] now resolves to {r.after}")
+        echo(f"  {r.path}:{r.line}: dead link [[{r.target}]] now resolves to {r.after}")
     if op:
-        click.echo(f"done (operation #{op.id}); undo with `brainwork undo`")
+        echo(f"done (operation #{op.id}); undo with `brainwork undo`")
 
 
 @click.command("merge")
@@ -72,26 +72,26 @@ def merge_cmd(config: Config, source: str, target: str, yes: bool, prefer: str, 
     with open_store(config) as store:
         plan = plan_merge(config, store, source, target, prefer=prefer)
         if not as_json:
-            click.echo(plan.describe())
+            echo(plan.describe())
         if not yes:
             if as_json:
                 echo_json({**plan.to_json(), "applied": False})
-                click.echo("brainwork: not applied; add --yes to merge", err=True)
+                echo("brainwork: not applied; add --yes to merge", err=True)
                 sys.exit(1)
             try:
-                ok = click.confirm("Merge? This cannot be undone", default=False, err=True)
+                ok = confirm("Merge? This cannot be undone")
             except click.Abort:  # no answer (stdin closed, e.g. a script): click said only "Aborted!"
-                click.echo("", err=True)
-                click.echo("brainwork: merge cancelled (no answer; add --yes to merge); nothing was changed", err=True)
+                echo("", err=True)
+                echo("brainwork: merge cancelled (no answer; add --yes to merge); nothing was changed", err=True)
                 sys.exit(1)
             if not ok:
-                click.echo("merge cancelled; nothing was changed", err=True)
+                echo("merge cancelled; nothing was changed", err=True)
                 sys.exit(1)
         result = merge(config, store, plan)
     if as_json:
         echo_json({**plan.to_json(), "applied": True, "operation": _op_json(result.operation)})
         return
-    click.echo(f"merged {plan.source} into {plan.target}: {plan.links_rewritten} link(s) redirected, "
+    echo(f"merged {plan.source} into {plan.target}: {plan.links_rewritten} link(s) redirected, "
                f"{len(plan.pages_touched)} file(s) touched")
 
 
@@ -113,9 +113,9 @@ def split_cmd(config: Config, page: str, dry_run: bool, as_json: bool) -> None:
     if as_json:
         echo_json({**plan.to_json(), "operation": _op_json(op) if op else None, "dry_run": dry_run})
         return
-    click.echo(("would " if dry_run else "") + plan.summary())
+    echo(("would " if dry_run else "") + plan.summary())
     if op:
-        click.echo(f"done (operation #{op.id}); undo with `brainwork undo`")
+        echo(f"done (operation #{op.id}); undo with `brainwork undo`")
 
 
 def _step(config: Config, action: str, as_json: bool) -> None:
@@ -126,7 +126,7 @@ def _step(config: Config, action: str, as_json: bool) -> None:
     if as_json:
         echo_json(_op_json(op))
         return
-    click.echo(f"{action} #{op.id} {op.kind}: {op.summary} ({len(op.paths)} file(s))")
+    echo(f"{action} #{op.id} {op.kind}: {op.summary} ({len(op.paths)} file(s))")
 
 
 @click.command("undo")
@@ -166,14 +166,14 @@ def log_cmd(config: Config, as_json: bool, limit: int | None, with_diff: bool) -
         echo_json(rows)
         return
     if not ops:
-        click.echo("the undo log is empty")
+        echo("the undo log is empty")
         return
     for op in ops:
         mark = "*" if op.state == "undone" else " "
-        click.echo(f"{mark}#{op.id:<4} {op.created}  {op.kind:<12} {op.summary}")
+        echo(f"{mark}#{op.id:<4} {op.created}  {op.kind:<12} {op.summary}")
         if with_diff:
             for _, text in op.diff():
-                click.echo(text.rstrip("\n"))
+                echo(text.rstrip("\n"))
 
 
 @click.command("set-type")
@@ -186,7 +186,7 @@ def set_type_cmd(config: Config, page: str, type_: str) -> None:
 
     with open_store(config) as store:
         op = set_type(config, store, page, type_)
-    click.echo(f"{op.summary} (operation #{op.id})")
+    echo(f"{op.summary} (operation #{op.id})")
 
 
 @click.command("retarget")
@@ -201,7 +201,7 @@ def retarget_cmd(config: Config, page: str, target: str, new_target: str, line: 
 
     with open_store(config) as store:
         op = retarget_link(config, store, page, target, new_target, line)
-    click.echo(f"{op.summary} (operation #{op.id})")
+    echo(f"{op.summary} (operation #{op.id})")
 
 
 @click.command("unlink")
@@ -215,7 +215,7 @@ def unlink_cmd(config: Config, page: str, target: str, line: int | None) -> None
 
     with open_store(config) as store:
         op = remove_link(config, store, page, target, line)
-    click.echo(f"{op.summary} (operation #{op.id})")
+    echo(f"{op.summary} (operation #{op.id})")
 
 
 @click.command("create-page")
@@ -230,7 +230,7 @@ def create_page_cmd(config: Config, target: str, type_: str | None, from_page: s
 
     with open_store(config) as store:
         op = create_page(config, store, target, type_=type_, from_page=from_page, folder=folder)
-    click.echo(f"{op.summary} (operation #{op.id})")
+    echo(f"{op.summary} (operation #{op.id})")
 
 
 @click.command("dismiss")
@@ -243,7 +243,7 @@ def dismiss_cmd(config: Config, key: str, reason: str) -> None:
 
     with open_store(config) as store:
         op = dismiss(config, store, key, reason)
-    click.echo(f"{op.summary} (operation #{op.id})")
+    echo(f"{op.summary} (operation #{op.id})")
 
 
 @click.command("undismiss")
@@ -255,7 +255,7 @@ def undismiss_cmd(config: Config, key: str) -> None:
 
     with open_store(config) as store:
         op = undismiss(config, store, key)
-    click.echo(f"{op.summary} (operation #{op.id})")
+    echo(f"{op.summary} (operation #{op.id})")
 
 
 COMMANDS = [

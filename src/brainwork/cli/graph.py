@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from brainwork.cli.common import echo_json, open_store, progress_bar, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, vault_options
 from brainwork.config import Config
 
 
@@ -34,14 +34,14 @@ def index_cmd(config: Config, as_json: bool, full: bool) -> None:
     # A moved file is also in ``added`` (new path) and ``removed`` (old path);
     # the text line counts it once, as moved (the JSON keeps the raw lists).
     moved = len(report.moved)
-    click.echo(
+    echo(
         f"{report.pages} pages, {report.attachments} attachments, {edges} edges, "
         f"{report.dead_links} dead links, {len(report.parse_errors)} parse errors "
         f"({len(report.added) - moved} added, {len(report.changed)} changed, {len(report.removed) - moved} removed"
         f"{f', {moved} moved' if moved else ''}) in {report.seconds:.2f} s"
     )
     for err in report.parse_errors:
-        click.echo(f"  {err}")
+        echo(f"  {err}")
 
 
 @click.command("stats")
@@ -58,11 +58,11 @@ def stats_cmd(config: Config, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    click.echo(f"vault: {config.vault}")
-    click.echo(f"pages: {data['pages']}  attachments: {data['attachments']}")
-    click.echo("types: " + (", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data["types"].items())) or "none"))
-    click.echo("edges: " + ", ".join(f"{e} {n}" for e, n in data["edges"].items()))
-    click.echo(f"dead links: {data['dead_links']}  parse errors: {data['parse_errors']}")
+    echo(f"vault: {config.vault}")
+    echo(f"pages: {data['pages']}  attachments: {data['attachments']}")
+    echo("types: " + (", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data["types"].items())) or "none"))
+    echo("edges: " + ", ".join(f"{e} {n}" for e, n in data["edges"].items()))
+    echo(f"dead links: {data['dead_links']}  parse errors: {data['parse_errors']}")
 
 
 @click.command("show")
@@ -84,10 +84,10 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
         echo_json(data)
         return
     kind = data["type"] or ("attachment" if data.get("kind") == "attachment" else "untyped")
-    click.echo(f"{data['title']}  [{kind}]  {data['id']}")
+    echo(f"{data['title']}  [{kind}]  {data['id']}")
     for key, value in data["fields"].items():
         if key != "title":
-            click.echo(f"  {key}: {value}")
+            echo(f"  {key}: {value}")
     for direction, arrow in (("out", "→"), ("in", "←")):
         for e in edges[direction]:
             dead = " (dead link)" if e.get("dead") else ""
@@ -96,7 +96,7 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
             # Several links from one line to one page differ only by heading
             # or label (``[[X]] → [[X#Part|part]]``): show them.
             extra = (f"#{e['heading']}" if e.get("heading") else "") + (f"|{e['label']}" if e.get("label") else "")
-            click.echo(f"  {label:16} {e['other']}{extra}{dead}   [{where}]")
+            echo(f"  {label:16} {e['other']}{extra}{dead}   [{where}]")
 
 
 COMMANDS = [open_cmd, index_cmd, stats_cmd, show_cmd]

@@ -14,7 +14,7 @@ import time
 
 import click
 
-from brainwork.cli.common import echo_json, open_store, progress_bar, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.vocabulary import TYPE_FIELDS
@@ -90,12 +90,11 @@ def _capture_command(type_: str) -> click.Command:
         for key, value in opts.items():
             if value is not None:
                 data[key] = value
-        with open_store(config) as store:
-            result = capture(config, store, type_, data)
+        result = capture(config, None, type_, data)
         if show_json:
             echo_json(result.to_json())
         else:
-            click.echo(result.id)
+            echo(result.id)
 
     params: list[click.Parameter] = [
         click.Option(["--title"], help="Page title (default: taken from the first key field)."),
@@ -129,7 +128,7 @@ def _capture_command(type_: str) -> click.Command:
         type_,
         callback=vault_options(run),
         params=params,
-        help=f"Write a new {type_} page{required}, link it, index it; prints its id.",
+        help=f"Write a new {type_} page{required} and link it; prints its id. Never waits for the store.",
     )
     # vault_options adds --vault/--store params through click decorators on the callback.
     cmd.params.extend(getattr(cmd.callback, "__click_params__", []))
@@ -187,8 +186,8 @@ def embed_cmd(config: Config, as_json: bool) -> None:
         echo_json(data)
         return
     if emb.lexical:
-        click.echo(f"brainwork: warning: {emb.status}", err=True)
-    click.echo(f"embedded {n} pages ({total - n} cached, {total} total) with {emb.name} in {seconds:.1f} s")
+        echo(f"brainwork: warning: {emb.status}", err=True)
+    echo(f"embedded {n} pages ({total - n} cached, {total} total) with {emb.name} in {seconds:.1f} s")
 
 
 # -- recall ----------------------------------------------------------------------
@@ -216,11 +215,11 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
             embed_pages(config, store, progress=progress, embedder=emb)
         answer = recall(config, store, text, budget, embedder=emb, record=not no_record)
     if emb.lexical:
-        click.echo(f"brainwork: warning: {emb.status}", err=True)
+        echo(f"brainwork: warning: {emb.status}", err=True)
     if as_json:
         echo_json(answer.to_json())
     else:
-        click.echo(answer.text, nl=False)
+        echo(answer.text, nl=False)
 
 
 COMMANDS = [capture_group, embed_cmd, recall_cmd]

@@ -17,10 +17,15 @@ pipes one JSON object into ``brainwork capture TYPE --json -``).
   as ``"[[page-id]]"`` links. A correction must carry ``wrong``, ``correct``
   and ``why`` and starts ``status: open``.
 - Every referenced page must exist; names resolve like a wikilink (id, path,
-  file name, title or alias; :func:`brainwork.store.graph.find_page`).
-- The write goes through :func:`brainwork.ops.changeset.apply` (kind
-  ``"capture"``, the file must not exist yet), so it is journalled, atomic,
-  re-indexed and undoable with ``brainwork undo``.
+  file name, title or alias) against the vault's files as they are now
+  (:class:`VaultNames`), not against the store.
+- Capture never opens the store, so it runs at any time, in parallel with
+  other captures and while the workbench or ``brainwork serve`` holds the
+  store. The page is created atomically and never over another file
+  (:func:`brainwork.ops.journal.create_new_file`); the store's holder indexes
+  it (it follows the vault) and records it in the undo log, so ``brainwork
+  undo`` removes it again. The same record captured twice on one day (a hook
+  that ran again) gives the same page, not a second one.
 
 Embedding the new page is left to the next ``brainwork embed`` / ``recall``
 / ``consolidate`` pass (loading the model costs ~4 s; capture stays cheap).
@@ -33,14 +38,18 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from typing import TYPE_CHECKING, Callable
+
 from brainwork.config import Config
-from brainwork.errors import UserError
-from brainwork.ops import changeset
-from brainwork.store import Store
-from brainwork.store import graph
-from brainwork.vault.parse import page_id, parse_text
-from brainwork.vault.write import slugify, unique_rel_path
+from brainwork.errors import PageNotFound, UserError
+from brainwork.ops.journal import create_new_file
+from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
+from brainwork.vault.parse import page_id
+from brainwork.vault.write import safe_rel_path, slugify
 from brainwork.vocabulary import EDGE_KEYS, TYPE_FIELDS
+
+if TYPE_CHECKING:
+    from brainwork.store import Store
 
 #: The record types capture writes, and the folder each goes into.
 FOLDERS: dict[str, str] = {
@@ -137,10 +146,68 @@ def _tag(t: str) -> str:
     return re.sub(r"\s+", "-", t)
 
 
-def plan(config: Config, store: Store, type_: str, data: dict, today: date | None = None) -> tuple[str, str, dict[str, list[str]], str]:
+class VaultNames:
+    """Page names resolved against the vault's files, without the store.
+
+    Ids, paths and file names come from one scan of the vault; titles and
+    aliases are read (each page parsed) only when a name is none of those,
+    since that costs a read of every page.
+    """
+
+    def __init__(self, config: Config):
+        from brainwork.index.scan import scan_vault
+        from brainwork.vault.resolve import Resolver
+
+        self.config = config
+        files = scan_vault(config.vault, config.ignore_folders, config.store)
+        self._md = [f.rel for f in files if f.is_markdown]
+        self._ids = [page_id(r) for r in self._md]
+        self._by_files = Resolver(self._ids)
+        self._by_names = None
+
+    def _names(self):
+        from brainwork.vault.parse import parse_file
+        from brainwork.vault.resolve import Resolver
+
+        if self._by_names is None:
+            names: dict[str, list[str]] = {}
+            self._titles: dict[str, str] = {}
+            for rel, pid in zip(self._md, self._ids):
+                page = parse_file(self.config.vault, rel)
+                names[pid] = [page.title, *page.aliases]
+                self._titles[pid] = page.title
+            self._by_names = Resolver(self._ids, (), names)
+        return self._by_names
+
+    def find(self, name: str) -> str:
+        """The id of the page ``name`` designates (id, path with or without
+        ``.md``, file name, title or alias), resolved like a wikilink.
+
+        Raises:
+            PageNotFound: nothing fits; the message suggests the closest titles.
+        """
+        hit = self._by_files.resolve(name)
+        if hit.page is not None:
+            return hit.page
+        hit = self._names().resolve(name)
+        if hit.page is not None:
+            return hit.page
+        from rapidfuzz import process
+
+        choices = {pid: f"{title} {pid}" for pid, title in self._titles.items()}
+        close = process.extract(name, choices, limit=3)
+        hint = f"; did you mean {', '.join(repr(c[2]) for c in close)}?" if close else ""
+        raise PageNotFound(f"no page named {name!r}{hint}")
+
+
+def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data: dict, today: date | None = None) -> tuple[str, str, dict[str, list[str]], str]:
     """Validate ``data`` and build the page without writing it.
 
-    Returns ``(rel_path, text, links, title)``. Raises :class:`UserError`
+    ``find`` turns a page name into its id (:meth:`VaultNames.find`; a
+    :class:`~brainwork.store.Store` resolves through the graph instead).
+
+    Returns ``(rel_path, text, links, title)``; ``rel_path`` is the name the
+    page gets if no other file takes it first. Raises :class:`UserError`
     for an unknown type or field, a bad enum value, a correction missing
     wrong/correct/why, no title to be had, or a referenced page that does
     not exist. See :func:`capture` for the keys of ``data``.
@@ -208,6 +275,11 @@ def plan(config: Config, store: Store, type_: str, data: dict, today: date | Non
     body = data.get("body")
     body = "" if body is None else str(body).replace("\r\n", "\n").replace("\x00", "")
 
+    if not callable(find):
+        from brainwork.store import graph
+
+        store = find
+        find = lambda name: graph.find_page(store, name)  # noqa: E731
     # Edges: every referenced page must exist.
     links: dict[str, list[str]] = {}
     for key, value in data.items():
@@ -219,7 +291,7 @@ def plan(config: Config, store: Store, type_: str, data: dict, today: date | Non
             if not target:
                 continue
             try:
-                pid = graph.find_page(store, target)
+                pid = find(target)
             except UserError as exc:
                 raise type(exc)(f"{key}: {exc}") from None
             if pid not in links.setdefault(edge_key, []):
@@ -229,7 +301,7 @@ def plan(config: Config, store: Store, type_: str, data: dict, today: date | Non
     stem = slugify(title)
     if type_ in DATED_TYPES:
         stem = f"{created}-{stem}"
-    rel = unique_rel_path(config.vault, folder, stem)
+    rel = safe_rel_path(f"{folder}/{stem}.md")
 
     lines = ["---", f"title: {_q(title)}", f"type: {type_}", f"created: {created}"]
     if aliases:
@@ -253,18 +325,26 @@ def plan(config: Config, store: Store, type_: str, data: dict, today: date | Non
         text += "\n" + body.strip("\n") + "\n"
 
     # Guard: the page must read back exactly as meant (quoting, no injection).
-    parsed = parse_text(rel, text.encode("utf-8"))
-    if parsed.errors or parsed.title != title or parsed.type != type_ or any(
-        str(parsed.fields.get(k)) != v for k, v in fields.items()
+    split = split_frontmatter(text)
+    try:
+        meta = parse_yaml(split.yaml_text or "")
+    except FrontmatterError as exc:
+        raise RuntimeError(f"capture built a page that does not read back: {exc}") from None
+    if split.yaml_text is None or str(meta.get("title")) != title or meta.get("type") != type_ or any(
+        (str(meta.get(k)).lower() if k == "right_choice" else str(meta.get(k))) != v for k, v in fields.items()
     ):
-        raise RuntimeError(f"capture built a page that does not read back: {parsed.errors or parsed.fields}")
+        raise RuntimeError(f"capture built a page that does not read back: {meta}")
     return rel, text, links, title
 
 
-def capture(config: Config, store: Store, type_: str, data: dict, today: date | None = None) -> CaptureResult:
-    """Write one new record page and index it; see the module doc.
+def capture(config: Config, store: "Store | None", type_: str, data: dict, today: date | None = None) -> CaptureResult:
+    """Write one new record page; see the module doc.
 
     Args:
+        store: None (the command line: names resolve against the vault's
+            files and the store's holder indexes the page later), or the
+            caller's open store, which then indexes the page and records it
+            in the undo log at once (the workbench, tests).
         type_: one of :data:`CAPTURE_TYPES`.
         data: ``title``, ``tags`` (list or comma-separated), ``aliases``,
             ``body`` (Markdown after the frontmatter), ``created``
@@ -276,19 +356,25 @@ def capture(config: Config, store: Store, type_: str, data: dict, today: date | 
         today: the creation date (default: today, local time).
 
     Returns:
-        :class:`CaptureResult` (new page id, path, links, undo-log id).
+        :class:`CaptureResult` (new page id, path, links, undo-log id when
+        ``store`` was given, else 0).
 
     Raises:
-        UserError: invalid record (see :func:`plan`), or the file appeared
-            meanwhile (another capture took the name; run it again).
+        UserError: invalid record (see :func:`plan`), or the vault cannot be
+            written.
     """
-    from brainwork.index.sync import sync
-
-    sync(config, store)  # names resolve against the vault as it is now
-    rel, text, links, title = plan(config, store, type_, data, today)
-    op = changeset.apply(
-        config, store, "capture", f"capture {type_} {page_id(rel)}",
-        [changeset.FileChange(rel, None, text.encode("utf-8"))],
+    rel, text, links, title = plan(config, VaultNames(config).find, type_, data, today)
+    folder, _, name = rel.rpartition("/")
+    rel, _created = create_new_file(
+        config, folder, name[: -len(".md")], text.encode("utf-8"),
+        kind="capture", summary=f"capture {type_} {page_id(rel)}",
         details={"page": page_id(rel), "type": type_},
     )
-    return CaptureResult(page_id(rel), rel, type_, title, links, op.id)
+    op_id = 0
+    if store is not None:
+        from brainwork.ops import changeset
+
+        for op in changeset.adopt_created(config, store):
+            if op.paths == [rel]:
+                op_id = op.id
+    return CaptureResult(page_id(rel), rel, type_, title, links, op_id)

@@ -56,29 +56,13 @@ from brainwork.config import Config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.store import Store
 from brainwork.store import history as undo_log
+from brainwork.ops.journal import FileChange, pack, unpack
 from brainwork.vault.write import atomic_write, safe_rel_path
 
 JOURNAL = "journal.bin"
 CRASH_ENV = "BRAINWORK_CRASH_AFTER_FILES"
 
 _lock = threading.RLock()
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """One file's change.
-
-    ``path`` is vault-relative POSIX; ``before`` the bytes the file must have
-    now (``None``: it must not exist); ``after`` the bytes it gets (``None``:
-    it is deleted).
-    """
-
-    path: str
-    before: bytes | None
-    after: bytes | None
-
-    def reverse(self) -> "FileChange":
-        return FileChange(self.path, self.after, self.before)
 
 
 @dataclass
@@ -167,49 +151,6 @@ def _run_actions(store: Store, actions: Iterable[dict], undo: bool) -> None:
 
 
 # -- encoding -----------------------------------------------------------------
-_MAGIC = b"BWC1"
-
-
-def pack(meta: dict, changes: list[FileChange]) -> bytes:
-    """A change set as bytes: ``BWC1``, the length of a JSON header (8 bytes,
-    big-endian), the header (``meta`` plus ``files``: ``[path, before
-    length, after length]``, -1 for a missing side), then the raw bytes of
-    every file in order. Raw bytes compress ~4x better than base64 text."""
-    table = []
-    blobs = []
-    for c in changes:
-        table.append([c.path, -1 if c.before is None else len(c.before), -1 if c.after is None else len(c.after)])
-        if c.before is not None:
-            blobs.append(c.before)
-        if c.after is not None:
-            blobs.append(c.after)
-    head = json.dumps({**meta, "files": table}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return _MAGIC + len(head).to_bytes(8, "big") + head + b"".join(blobs)
-
-
-def unpack(data: bytes) -> tuple[dict, list[FileChange]]:
-    """Inverse of :func:`pack`.
-
-    Raises:
-        ValueError: not a packed change set, or truncated.
-    """
-    if not data.startswith(_MAGIC) or len(data) < 12:
-        raise ValueError("not a packed change set")
-    n = int.from_bytes(data[4:12], "big")
-    meta = json.loads(data[12 : 12 + n].decode("utf-8"))
-    pos = 12 + n
-    changes = []
-    for path, nb, na in meta.pop("files"):
-        before = None if nb < 0 else data[pos : pos + nb]
-        pos += max(nb, 0)
-        after = None if na < 0 else data[pos : pos + na]
-        pos += max(na, 0)
-        changes.append(FileChange(path, before, after))
-    if pos != len(data):
-        raise ValueError(f"change set truncated or overlong ({len(data)} bytes, expected {pos})")
-    return meta, changes
-
-
 def encode_changes(changes: list[FileChange]) -> str:
     """The undo log's payload (text, for a STRING column: Kùzu 0.11.3 takes
     no bytes parameters): ``z1:`` + base64 of the zlib-compressed (level 1)
@@ -622,11 +563,73 @@ def pending_journal(config: Config) -> bool:
 
 
 def recover(config: Config, store: Store) -> str | None:
-    """Finish or roll back an operation interrupted by a crash.
+    """Finish or roll back an operation interrupted by a crash, then record
+    the pages created without the store since (:func:`adopt_created`).
 
-    Call when a command opens the store or the workbench starts (cheap: one
-    ``stat`` when there is no journal). Returns a one-line description of
-    what was done, or None when there was nothing to recover.
+    Call when a command opens the store or the workbench starts (cheap: two
+    ``stat`` calls when there is nothing to do). Returns a one-line
+    description of what was recovered, or None when there was nothing.
+    """
+    message = _recover_journal(config, store)
+    adopt_created(config, store)
+    return message
+
+
+#: A record younger than this whose file does not exist yet may belong to a
+#: capture still running (record first, file second); seconds.
+CREATED_GRACE_SECONDS = 60.0
+
+
+def adopt_created(config: Config, store: Store) -> list[Operation]:
+    """Record in the undo log each page created without the store
+    (:func:`brainwork.ops.journal.create_new_file`, i.e. captures), oldest
+    first, and index it. Idempotent (keyed by the record's token); a record
+    whose file is gone (the capture was killed before the file was placed)
+    is dropped; a file changed since keeps no undo entry (undo would refuse
+    anyway). Returns the operations recorded."""
+    import time
+
+    from brainwork.ops.journal import CREATED_DIR
+
+    folder = config.store / CREATED_DIR
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".bin") and not e.name.startswith(".")]
+    except FileNotFoundError:
+        return []
+    done: list[Operation] = []
+    with _lock:
+        items = []
+        for entry in entries:
+            try:
+                meta, changes = unpack(Path(entry.path).read_bytes())
+                items.append((meta.get("created_ns", 0), entry, meta, changes))
+            except (OSError, ValueError, UnicodeDecodeError):
+                Path(entry.path).unlink(missing_ok=True)
+        paths = _Paths(config)
+        for _, entry, meta, changes in sorted(items, key=lambda t: (t[0], t[1].name)):
+            try:
+                have = [_read(paths.full(c.path)) for c in changes]
+            except UnsafePath:
+                Path(entry.path).unlink(missing_ok=True)
+                continue
+            if all(h == c.after for h, c in zip(have, changes)):
+                op = _finish(config, store, meta, changes)
+                if op is not None:
+                    done.append(op)
+                _sync(config, store, [c.path for c in changes])
+            elif any(h is None for h in have):
+                try:
+                    young = time.time() - entry.stat().st_mtime < CREATED_GRACE_SECONDS
+                except FileNotFoundError:
+                    continue
+                if young:
+                    continue
+            Path(entry.path).unlink(missing_ok=True)
+    return done
+
+
+def _recover_journal(config: Config, store: Store) -> str | None:
+    """The journal part of :func:`recover`.
 
     Rolls forward when every file has either its before or its after bytes;
     if some file has neither (changed by someone else meanwhile), rolls the

@@ -11,7 +11,7 @@ recover) that
 2. shows its label with a progress bar in the status bar
    (``app.background``) while it runs;
 3. runs ``fn(config, store)`` holding the store *exclusively*
-   (:meth:`~brainwork.tui.store_access.StoreHandle.exclusive`: the
+   (:meth:`~brainwork.service.handle.StoreHandle.exclusive`: the
    operation writes files, journals, re-indexes and records the undo log;
    no read may run during its commits);
 4. reads what undo/redo would do next and posts :class:`OperationFinished`

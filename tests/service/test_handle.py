@@ -9,12 +9,12 @@ import pytest
 
 from brainwork.index.sync import sync
 from brainwork.store import graph
-from brainwork.tui.store_access import StoreHandle, StoreUnavailable
+from brainwork.service.handle import StoreHandle, StoreUnavailable
 
 
 def test_sync_commits_while_other_threads_keep_reading(sample_config) -> None:
     """Without the exclusive claim Kùzu's checkpoint at commit times out
-    while reads keep arriving (see store_access's module doc)."""
+    while reads keep arriving (see brainwork.service.handle's module doc)."""
     handle = StoreHandle(sample_config)
     handle.open()
     stop = threading.Event()

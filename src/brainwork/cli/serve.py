@@ -1,0 +1,107 @@
+"""``brainwork serve``: own the store while no workbench is open.
+
+The daemon opens the store, keeps it in sync with the vault, keeps the
+embedding model loaded, and answers every other brainwork command on the
+store's socket (:mod:`brainwork.service.owner`), so agents and cron never
+wait for the store and recall answers warm. It stops on SIGTERM or ctrl+c;
+a SIGKILL leaves nothing to clean up but a socket file nobody listens on,
+which the next owner replaces.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from functools import partial
+
+import click
+
+from brainwork.cli.common import echo, vault_options
+from brainwork.config import Config
+from brainwork.errors import StoreBusy, UserError
+
+
+def _watch(config: Config, handle, stop: threading.Event):
+    """Follow the vault: each burst of file changes becomes one partial sync.
+    Returns the watcher (or None when file watching is unavailable)."""
+    try:
+        from brainwork.index.watch import VaultWatcher
+    except ImportError:
+        return None
+    from brainwork.index.sync import sync
+    from brainwork.ops.changeset import recover
+
+    lock = threading.Lock()
+
+    def on_changes(paths) -> None:
+        if stop.is_set() or not lock.acquire(blocking=False):
+            return  # a sync is running; it or the next request's sync picks these up
+        try:
+            with handle.exclusive() as store:
+                recover(config, store)
+                sync(config, store)
+        except UserError as exc:
+            echo(f"brainwork serve: sync failed: {exc}", err=True)
+        finally:
+            lock.release()
+
+    watcher = VaultWatcher(config, on_changes)
+    watcher.start()
+    return watcher
+
+
+@click.command("serve")
+@click.option("--no-model", is_flag=True, help="Do not load the embedding model ahead of the first recall.")
+@vault_options
+def serve_cmd(config: Config, no_model: bool) -> None:
+    """Hold the vault's store and answer other brainwork commands on a local socket.
+
+    Run it (or keep the workbench open) so that agents' commands answer at
+    once: doctrine, recall with the model already loaded, check, show, rules,
+    log. Stops on ctrl+c or SIGTERM.
+    """
+    from brainwork.cli.served import run_request
+    from brainwork.index.sync import sync
+    from brainwork.ops.changeset import recover
+    from brainwork.service import owner
+    from brainwork.service.handle import StoreHandle
+
+    live = owner.status(config)
+    if live is not None:
+        raise UserError(f"{owner.describe(config)} already serves {config.vault}")
+    handle = StoreHandle(config)
+    try:
+        handle.open()
+    except StoreBusy:
+        raise UserError(f"the store {config.store} is held by another brainwork process; stop it first") from None
+    stop = threading.Event()
+    server = watcher = None
+    try:
+        with handle.exclusive() as store:
+            message = recover(config, store)
+            if message:
+                echo(f"brainwork: {message}", err=True)
+            report = sync(config, store)
+        server = owner.OwnerServer(config, partial(run_request, config, handle), kind="serve")
+        server.start()
+        watcher = _watch(config, handle, stop)
+        if not no_model:
+            from brainwork.learn.embed import get_embedder
+
+            threading.Thread(target=get_embedder, args=(config,), name="load-model", daemon=True).start()
+        echo(f"brainwork serve: {config.vault} ({report.pages} pages) on {server.path}; ctrl+c stops", err=True)
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, lambda *_: stop.set())
+        while not stop.wait(1.0):
+            pass
+    finally:
+        stop.set()
+        if watcher is not None:
+            watcher.stop()
+        if server is not None:
+            server.stop()
+        handle.close()
+    echo("brainwork serve: stopped", err=True)
+
+
+COMMANDS = [serve_cmd]

@@ -1,0 +1,59 @@
+"""Run a command sent by another process inside the store's owner.
+
+The owner (the workbench, ``brainwork serve``) holds the store; a command
+typed elsewhere reaches it as its argv (:mod:`brainwork.service.owner`) and
+runs here, on the owner's request thread, through the same click commands as
+in its own process. Only the edges differ (:class:`brainwork.cli.common.Served`):
+output goes to buffers, the store is the owner's (held exclusively for the
+command), nothing asks the terminal.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+import click
+
+from brainwork.cli.common import READ_ONLY_COMMANDS, Served
+from brainwork.config import Config
+from brainwork.service.owner import Reply, Request
+
+
+def _command_name(argv: list[str]) -> str | None:
+    from brainwork.cli import FAMILIES
+
+    names = {n for family in FAMILIES.values() for n in family}
+    for arg in argv:
+        if arg in names:
+            return arg
+    return None
+
+
+def run_request(config: Config, handle, request: Request) -> Reply:
+    """Run ``request.argv`` as ``brainwork ARGV`` against ``handle``'s store
+    and return what it printed and its exit code. Never raises: a bug in a
+    command becomes its traceback on the reply's stderr and exit code 1, and
+    the owner keeps serving."""
+    from brainwork.cli import cli
+
+    here = Served(config=config, handle=handle, stdin=request.stdin)
+    name = _command_name(request.argv)
+    if name in ("open", "serve"):
+        return Reply(stderr=f"brainwork: error: {name} cannot run inside the store's owner\n", exit_code=2)
+    code = 0
+    try:
+        result = cli.main(args=list(request.argv), prog_name="brainwork", standalone_mode=False, obj={"served": here})
+        code = result if isinstance(result, int) else 0
+    except click.exceptions.Abort:
+        here.stderr.write("Aborted!\n")
+        code = 1
+    except click.ClickException as exc:
+        here.stderr.write(f"brainwork: error: {exc.format_message()}\n")
+        code = exc.exit_code
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except Exception:  # a bug: report it, keep the owner alive
+        here.stderr.write(traceback.format_exc())
+        code = 1
+    return Reply(stdout=here.stdout.getvalue(), stderr=here.stderr.getvalue(), exit_code=code,
+                 changed=name not in READ_ONLY_COMMANDS)
