@@ -11,7 +11,8 @@ Start-up: themes are registered, the first pane is shown, then a worker
 opens the store; once open, the stored page list is read and shown (fast
 first paint on an indexed vault), then another worker syncs the vault with
 progress in the status bar and the list is re-read if anything changed.
-The UI answers keys throughout.
+From then on the vault is watched on disk and synced again after each burst
+of changes (:mod:`brainwork.tui.live_sync`). The UI answers keys throughout.
 
 Worker failures — of the app's workers and of every pane's (see
 :class:`~brainwork.tui.screens.base.PaneScreen`) — are reported in one
@@ -41,9 +42,10 @@ from brainwork.analysis.search import PageSearch
 from brainwork.config import Config
 from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import sync
+from brainwork.index.watch import VaultWatcher
 from brainwork.store import graph
 from brainwork.tui.commands import AppCommands, PageCommands
-from brainwork.tui import learning, operations
+from brainwork.tui import learning, live_sync, operations
 from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, VaultLoaded
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
@@ -111,6 +113,10 @@ class BrainworkApp(App[None]):
         self.undo_state = operations.UndoState()
         self._pane_screens: dict[str, Screen] = {}
         self._progress_at = 0.0
+        #: Follows the vault on disk once the store is open (:mod:`brainwork.tui.live_sync`).
+        self.watcher: VaultWatcher | None = None
+        #: A burst arrived while a sync or an operation ran: sync once more after it.
+        self.live_sync_pending = False
         for pane in panes:
             self.add_mode(pane.id, partial(self._make_pane, pane))
             self.bind(pane.key, f"switch_pane('{pane.id}')", description=f"Show pane {pane.title}", show=False)
@@ -183,6 +189,7 @@ class BrainworkApp(App[None]):
         self._open_store()
 
     def on_unmount(self) -> None:
+        live_sync.stop(self)
         self.workers.cancel_all()
         self.store.close()
 
@@ -203,17 +210,27 @@ class BrainworkApp(App[None]):
         self.store_error = ""
         self.load_vault()
         operations.read_undo_state_later(self)
+        live_sync.start(self)
+
+    # -- live sync (brainwork.tui.live_sync) ---------------------------------------
+    def on_vault_files_changed(self, message: live_sync.VaultFilesChanged) -> None:
+        live_sync.files_changed(self, message)
+
+    def on_watch_failed(self, message: live_sync.WatchFailed) -> None:
+        live_sync.watch_failed(self, message)
 
     # -- indexing ---------------------------------------------------------------
-    def action_reindex(self, quiet: bool = False) -> None:
-        """Sync the vault into the store in a worker (progress in the status bar)."""
+    def action_reindex(self, quiet: bool = False, live: bool = False) -> None:
+        """Sync the vault into the store in a worker (progress in the status
+        bar). ``live``: asked for by the vault watcher; what the sync found
+        changed is then shown as changes made on disk."""
         if not self.store.is_open:
             return
         self.background = ("indexing", 0, 0)
-        self._index(quiet)
+        self._index(quiet, live)
 
     @work(thread=True, group="index", exclusive=True, exit_on_error=False)
-    def _index(self, quiet: bool) -> None:
+    def _index(self, quiet: bool, live: bool = False) -> None:
         worker = get_current_worker()
         with self.store.borrow() as store, ExitStack() as writing:
 
@@ -233,6 +250,7 @@ class BrainworkApp(App[None]):
         if not worker.is_cancelled:
             message = IndexFinished(report)
             message.quiet = quiet  # type: ignore[attr-defined]
+            message.live = live  # type: ignore[attr-defined]
             self.post_message(message)
 
     def on_index_progressed(self, message: IndexProgressed) -> None:
@@ -250,6 +268,8 @@ class BrainworkApp(App[None]):
         self.background = None
         if reload:
             self.load_vault()
+        if getattr(message, "live", False):
+            live_sync.sync_finished(self, report)
         if not getattr(message, "quiet", False):
             moved = len(report.moved)  # also in added (new path) and removed (old path)
             self.notify(
@@ -317,6 +337,8 @@ class BrainworkApp(App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place worker failures are reported (panes forward theirs)."""
         worker = event.worker
+        if worker.group in ("index", operations.GROUP) and worker.is_finished:
+            live_sync.work_finished(self)
         if event.state != WorkerState.ERROR:
             return
         if worker.group == "index":
