@@ -9,10 +9,12 @@ import pytest
 
 from brainwork.index.sync import sync
 from brainwork.store import graph
+from brainwork.config import load_config
 from brainwork.service.handle import StoreHandle, StoreUnavailable
 
 
-def test_sync_commits_while_other_threads_keep_reading(sample_config) -> None:
+def test_sync_commits_while_other_threads_keep_reading(sample_vault_copy) -> None:
+    sample_config = load_config(sample_vault_copy)
     """Without the exclusive claim Kùzu's checkpoint at commit times out
     while reads keep arriving (see brainwork.service.handle's module doc)."""
     handle = StoreHandle(sample_config)
@@ -56,7 +58,8 @@ def test_sync_commits_while_other_threads_keep_reading(sample_config) -> None:
             pass
 
 
-def test_close_waits_for_running_work(snapshot_config) -> None:
+def test_close_waits_for_running_work(sample_vault_copy) -> None:
+    snapshot_config = load_config(sample_vault_copy)
     handle = StoreHandle(snapshot_config)
     handle.open()
     inside = threading.Event()

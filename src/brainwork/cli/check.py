@@ -14,7 +14,7 @@ import traceback
 import click
 
 from brainwork.analysis.findings import CODES, DESCRIPTIONS
-from brainwork.cli.common import echo, echo_json, interactive, open_store, vault_options
+from brainwork.cli.common import echo, echo_json, interactive, open_store, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 
@@ -47,11 +47,10 @@ def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismisse
     and files that do not parse. Exit 0 when clean, 1 when findings remain,
     2 on error."""
     from brainwork.analysis.findings import check, summary
-    from brainwork.index.sync import sync
 
     try:
         with open_store(config) as store:
-            sync(config, store)
+            synced(config, store)
             findings = check(config, store, codes or None, include_dismissed=include_dismissed)
     except (UserError, click.exceptions.Exit, click.ClickException):
         raise

@@ -74,6 +74,9 @@ class Served:
     stdout: io.StringIO = field(default_factory=io.StringIO)
     stderr: io.StringIO = field(default_factory=io.StringIO)
     stdin: str | None = None
+    #: The owner's :class:`~brainwork.service.freshness.Freshness`, when it
+    #: follows the vault (then :func:`synced` may skip the sync).
+    freshness: Any = None
 
 
 def served() -> Served | None:
@@ -249,6 +252,25 @@ def open_store(config: Config) -> Iterator:
         yield store
     finally:
         store.close()
+
+
+def synced(config: Config, store) -> None:
+    """Bring the store up to date with the vault before a command reads it.
+
+    Inside an owner that follows the vault the sync is skipped when it would
+    find nothing (:meth:`brainwork.service.freshness.Freshness.is_fresh`)."""
+    from brainwork.index.sync import sync
+
+    here = served()
+    fresh = here.freshness if here is not None else None
+    if fresh is None:
+        sync(config, store)
+        return
+    if fresh.is_fresh(config):
+        return
+    generation = fresh.begin()
+    sync(config, store)
+    fresh.synced(generation)
 
 
 def echo_json(data: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from brainwork.cli.common import echo, echo_json, open_store, progress_bar, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
 from brainwork.config import Config
 
 
@@ -49,11 +49,10 @@ def index_cmd(config: Config, as_json: bool, full: bool) -> None:
 @vault_options
 def stats_cmd(config: Config, as_json: bool) -> None:
     """Counts of pages by type, edges by type, dead links and parse errors."""
-    from brainwork.index.sync import sync
     from brainwork.store import graph
 
     with open_store(config) as store:
-        sync(config, store)
+        synced(config, store)
         data = graph.counts(store)
     if as_json:
         echo_json(data)
@@ -71,11 +70,10 @@ def stats_cmd(config: Config, as_json: bool) -> None:
 @vault_options
 def show_cmd(config: Config, page: str, as_json: bool) -> None:
     """Show PAGE (id, path, file name, alias or title) with its edges both ways."""
-    from brainwork.index.sync import sync
     from brainwork.store import graph
 
     with open_store(config) as store:
-        sync(config, store)
+        synced(config, store)
         pid = graph.find_page(store, page, include_attachments=True)
         data = graph.get_page(store, pid)
         edges = graph.page_edges(store, pid)

@@ -14,7 +14,7 @@ import time
 
 import click
 
-from brainwork.cli.common import echo, echo_json, open_store, progress_bar, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.vocabulary import TYPE_FIELDS
@@ -166,13 +166,12 @@ for _t in CAPTURE_TYPES:
 @vault_options
 def embed_cmd(config: Config, as_json: bool) -> None:
     """Embed the pages whose text changed since the last pass (cached by content hash)."""
-    from brainwork.index.sync import sync
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.store import vectors as vstore
 
     t0 = time.perf_counter()
     with open_store(config) as store:
-        sync(config, store)
+        synced(config, store)
         emb = get_embedder(config)
         loaded = time.perf_counter() - t0
         with progress_bar("embedding", not as_json) as progress:
@@ -203,13 +202,12 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
     Embeds pages changed since the last pass first (the first run on a large
     vault takes a while; later runs embed only what changed).
     """
-    from brainwork.index.sync import sync
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.learn.recall import recall
 
     text = " ".join(description)
     with open_store(config) as store:
-        sync(config, store)
+        synced(config, store)
         emb = get_embedder(config)
         with progress_bar("embedding", not as_json) as progress:
             embed_pages(config, store, progress=progress, embedder=emb)

@@ -21,32 +21,42 @@ from brainwork.config import Config
 from brainwork.errors import StoreBusy, UserError
 
 
-def _watch(config: Config, handle, stop: threading.Event):
-    """Follow the vault: each burst of file changes becomes one partial sync.
-    Returns the watcher (or None when file watching is unavailable)."""
-    try:
-        from brainwork.index.watch import VaultWatcher
-    except ImportError:
-        return None
+def _follow(config: Config, handle, stop: threading.Event, freshness):
+    """Follow the vault: each burst of file changes (the watcher's batch)
+    wakes one sync thread, so a burst arriving during a sync becomes one more
+    sync, not one per batch. Returns the watcher."""
     from brainwork.index.sync import sync
+    from brainwork.index.watch import VaultWatcher
     from brainwork.ops.changeset import recover
 
-    lock = threading.Lock()
+    dirty = threading.Event()
 
-    def on_changes(paths) -> None:
-        if stop.is_set() or not lock.acquire(blocking=False):
-            return  # a sync is running; it or the next request's sync picks these up
-        try:
-            with handle.exclusive() as store:
-                recover(config, store)
-                sync(config, store)
-        except UserError as exc:
-            echo(f"brainwork serve: sync failed: {exc}", err=True)
-        finally:
-            lock.release()
+    def syncer() -> None:
+        while not stop.is_set():
+            if not dirty.wait(0.5):
+                continue
+            dirty.clear()
+            try:
+                generation = freshness.begin()
+                with handle.exclusive() as store:
+                    sync(config, store)
+                    recover(config, store)  # captured pages join the undo log
+                freshness.synced(generation)
+            except UserError as exc:
+                echo(f"brainwork serve: sync failed: {exc}", err=True)
 
-    watcher = VaultWatcher(config, on_changes)
+    threading.Thread(target=syncer, name="brainwork-sync", daemon=True).start()
+    def on_batch(paths) -> None:
+        freshness.changed()
+        dirty.set()
+
+    def on_error(exc: BaseException) -> None:
+        echo(f"brainwork serve: watching stopped ({exc}); every command syncs first", err=True)
+
+    watcher = VaultWatcher(config, on_batch, on_error=on_error)
     watcher.start()
+    watcher.ready.wait(5.0)
+    freshness.following = lambda: watcher.is_running and watcher.ready.is_set()
     return watcher
 
 
@@ -64,6 +74,7 @@ def serve_cmd(config: Config, no_model: bool) -> None:
     from brainwork.index.sync import sync
     from brainwork.ops.changeset import recover
     from brainwork.service import owner
+    from brainwork.service.freshness import Freshness
     from brainwork.service.handle import StoreHandle
 
     live = owner.status(config)
@@ -77,14 +88,17 @@ def serve_cmd(config: Config, no_model: bool) -> None:
     stop = threading.Event()
     server = watcher = None
     try:
+        freshness = Freshness()
+        watcher = _follow(config, handle, stop, freshness)  # before the first sync: nothing slips between
+        generation = freshness.begin()
         with handle.exclusive() as store:
             message = recover(config, store)
             if message:
                 echo(f"brainwork: {message}", err=True)
             report = sync(config, store)
-        server = owner.OwnerServer(config, partial(run_request, config, handle), kind="serve")
+        freshness.synced(generation)
+        server = owner.OwnerServer(config, partial(run_request, config, handle, freshness=freshness), kind="serve")
         server.start()
-        watcher = _watch(config, handle, stop)
         if not no_model:
             from brainwork.learn.embed import get_embedder
 

@@ -29,14 +29,16 @@ def _command_name(argv: list[str]) -> str | None:
     return None
 
 
-def run_request(config: Config, handle, request: Request) -> Reply:
+def run_request(config: Config, handle, request: Request, freshness=None) -> Reply:
     """Run ``request.argv`` as ``brainwork ARGV`` against ``handle``'s store
-    and return what it printed and its exit code. Never raises: a bug in a
+    and return what it printed and its exit code. ``freshness``: the owner's
+    :class:`~brainwork.service.freshness.Freshness` when it follows the
+    vault (served commands then skip needless syncs). Never raises: a bug in a
     command becomes its traceback on the reply's stderr and exit code 1, and
     the owner keeps serving."""
     from brainwork.cli import cli
 
-    here = Served(config=config, handle=handle, stdin=request.stdin)
+    here = Served(config=config, handle=handle, stdin=request.stdin, freshness=freshness)
     name = _command_name(request.argv)
     if name in ("open", "serve"):
         return Reply(stderr=f"brainwork: error: {name} cannot run inside the store's owner\n", exit_code=2)

@@ -44,7 +44,7 @@ from brainwork.config import Config
 from brainwork.errors import PageNotFound, UserError
 from brainwork.ops.journal import create_new_file
 from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
-from brainwork.vault.parse import page_id
+from brainwork.vault.resolve import page_id
 from brainwork.vault.write import safe_rel_path, slugify
 from brainwork.vocabulary import EDGE_KEYS, TYPE_FIELDS
 

@@ -606,7 +606,15 @@ def adopt_created(config: Config, store: Store) -> list[Operation]:
             except (OSError, ValueError, UnicodeDecodeError):
                 Path(entry.path).unlink(missing_ok=True)
         paths = _Paths(config)
+        # A capture killed before it placed its file leaves a record; the same
+        # capture run again leaves a second one for the same file: adopt one.
+        latest: dict[tuple, str] = {}
         for _, entry, meta, changes in sorted(items, key=lambda t: (t[0], t[1].name)):
+            latest[tuple((c.path, file_hash(c.after)) for c in changes)] = entry.name
+        for _, entry, meta, changes in sorted(items, key=lambda t: (t[0], t[1].name)):
+            if latest[tuple((c.path, file_hash(c.after)) for c in changes)] != entry.name:
+                Path(entry.path).unlink(missing_ok=True)
+                continue
             try:
                 have = [_read(paths.full(c.path)) for c in changes]
             except UnsafePath:

@@ -50,7 +50,9 @@ from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, 
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
 from brainwork.tui.panes import PANES, Pane
-from brainwork.tui.store_access import StoreHandle, StoreUnavailable
+from brainwork.service.handle import StoreHandle, StoreUnavailable
+from brainwork.service.freshness import Freshness
+from brainwork.service.owner import OwnerServer
 from brainwork.tui.themes import DEFAULT_THEME, load_themes, theme_folders
 
 #: Progress messages from the indexer are coalesced to at most one per this
@@ -94,9 +96,17 @@ class BrainworkApp(App[None]):
     #: ``(text, lexical)`` — see :mod:`brainwork.tui.learning`.
     embedder: reactive[tuple[str, bool] | None] = reactive(None, init=False)
 
-    def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES):
+    def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES,
+                 serve: bool = True):
         super().__init__()
         self.config = config
+        #: While the store is open, other brainwork processes (agents, cron)
+        #: run their commands here, through the store's socket
+        #: (:mod:`brainwork.service.owner`).
+        self.serve = serve
+        self.owner: OwnerServer | None = None
+        #: Whether the store may lag the vault (served commands skip needless syncs).
+        self.freshness = Freshness()
         self.panes = panes
         self.index_on_start = index_on_start
         #: True once the vault has been synced in this session (or syncing is off).
@@ -189,6 +199,8 @@ class BrainworkApp(App[None]):
         self._open_store()
 
     def on_unmount(self) -> None:
+        if self.owner is not None:
+            self.owner.stop()
         live_sync.stop(self)
         self.workers.cancel_all()
         self.store.close()
@@ -210,6 +222,7 @@ class BrainworkApp(App[None]):
         self.store_error = ""
         self.load_vault()
         operations.read_undo_state_later(self)
+        self._serve_others()
         live_sync.start(self)
 
     # -- live sync (brainwork.tui.live_sync) ---------------------------------------
@@ -219,6 +232,35 @@ class BrainworkApp(App[None]):
     def on_watch_failed(self, message: live_sync.WatchFailed) -> None:
         live_sync.watch_failed(self, message)
 
+    # -- the store's owner (brainwork.service.owner) -------------------------------
+    def _serve_others(self) -> None:
+        if not self.serve or self.owner is not None:
+            return
+        from brainwork.cli.served import run_request
+
+        server = OwnerServer(self.config, partial(run_request, self.config, self.store, freshness=self.freshness),
+                             kind="workbench",
+                             on_reply=self._served)
+        try:
+            server.start()
+        except UserError as exc:
+            self.notify(f"{exc}; agents' commands will wait for the store", title="Not serving", severity="warning")
+            return
+        self.owner = server
+
+    def _served(self, request, reply) -> None:
+        """On a request thread: a command another process ran here may have
+        changed the vault or the store (a capture adopted, a rule approved)."""
+        if reply.changed:
+            try:
+                self.call_from_thread(self._after_served_change)
+            except RuntimeError:
+                pass  # the app is closing
+
+    def _after_served_change(self) -> None:
+        self.load_vault()
+        operations.read_undo_state_later(self)
+
     # -- indexing ---------------------------------------------------------------
     def action_reindex(self, quiet: bool = False, live: bool = False) -> None:
         """Sync the vault into the store in a worker (progress in the status
@@ -226,12 +268,14 @@ class BrainworkApp(App[None]):
         changed is then shown as changes made on disk."""
         if not self.store.is_open:
             return
-        self.background = ("indexing", 0, 0)
+        if not live:  # a live sync shows its progress only once it takes a while
+            self.background = ("indexing", 0, 0)
         self._index(quiet, live)
 
     @work(thread=True, group="index", exclusive=True, exit_on_error=False)
     def _index(self, quiet: bool, live: bool = False) -> None:
         worker = get_current_worker()
+        started = time.monotonic()
         with self.store.borrow() as store, ExitStack() as writing:
 
             def progress(done: int, total: int, phase: str) -> None:
@@ -242,11 +286,22 @@ class BrainworkApp(App[None]):
                     # transaction: hold reads back until it has committed.
                     writing.enter_context(self.store.exclusive())
                 now = time.monotonic()
+                if live and now - started < live_sync.SHOW_PROGRESS_AFTER:
+                    return
                 if now - self._progress_at >= PROGRESS_INTERVAL or done == total:
                     self._progress_at = now
                     self.post_message(IndexProgressed(done, total, phase))
 
+            generation = self.freshness.begin()
             report = sync(self.config, store, progress)
+            self.freshness.synced(generation)
+        # Pages captured by agents (written without the store) join the undo
+        # log once indexed, so ``u`` can take them back.
+        from brainwork.ops.changeset import adopt_created
+
+        with self.store.exclusive() as store:
+            if adopt_created(self.config, store):
+                self.call_from_thread(operations.read_undo_state_later, self)
         if not worker.is_cancelled:
             message = IndexFinished(report)
             message.quiet = quiet  # type: ignore[attr-defined]

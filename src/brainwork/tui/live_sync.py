@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 
 #: Worker group of the app's sync (``BrainworkApp._index``).
 INDEX_GROUP = "index"
+#: A live sync shows progress in the status bar only after this many
+#: seconds: most find one page or nothing (after the workbench's own
+#: operations) and end well before, so the status bar does not flicker.
+SHOW_PROGRESS_AFTER = 0.5
 
 
 class VaultFilesChanged(Message):

@@ -17,17 +17,11 @@ from brainwork.model import ParsedPage, ParseError
 from brainwork.thresholds import MAX_FILE_BYTES
 from brainwork.vault.frontmatter import FrontmatterError, NotAMapping, Split, parse_yaml, split_frontmatter
 from brainwork.vault.links import body_links, frontmatter_links, mask_non_links
+from brainwork.vault.resolve import page_id  # noqa: F401  (re-exported: the id is part of reading a page)
 
 BOM = "\ufeff"
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _TITLE_KEY = re.compile(r"^['\"]?title['\"]?[ \t]*:", re.MULTILINE)
-
-
-def page_id(rel_path: str) -> str:
-    """Page id for a vault-relative POSIX path: the path without ``.md``
-    (NFC-normalised)."""
-    rel = unicodedata.normalize("NFC", rel_path)
-    return rel[:-3] if rel.lower().endswith(".md") else rel
 
 
 def _as_list(value) -> list[str]:

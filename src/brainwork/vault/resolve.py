@@ -27,6 +27,13 @@ import unicodedata
 from dataclasses import dataclass
 
 
+def page_id(rel_path: str) -> str:
+    """Page id for a vault-relative POSIX path: the path without ``.md``
+    (NFC-normalised)."""
+    rel = unicodedata.normalize("NFC", rel_path)
+    return rel[:-3] if rel.lower().endswith(".md") else rel
+
+
 def norm(text: str) -> str:
     """Normalisation used for every comparison: NFC, then case-folded."""
     return unicodedata.normalize("NFC", text).casefold()
