@@ -59,3 +59,47 @@ def run_request(config: Config, handle, request: Request, freshness=None) -> Rep
         code = 1
     return Reply(stdout=here.stdout.getvalue(), stderr=here.stderr.getvalue(), exit_code=code,
                  changed=name not in READ_ONLY_COMMANDS)
+
+
+def call(config: Config, argv: list[str], stdin: str | None = None) -> Reply:
+    """Run ``brainwork ARGV`` for an adapter (the MCP server, hooks) and
+    return what it printed: in the store's owner when one is alive, else in
+    this process against the store opened for this one call and closed
+    again (an adapter never keeps the store from the workbench or other
+    agents). Waits for the store like a command does
+    (``BRAINWORK_STORE_WAIT``) when another one-shot process holds it.
+
+    ``argv`` must not contain ``--vault``/``--store``: ``config`` says which
+    vault. Never raises for a failing command (see :func:`run_request`).
+    """
+    import random
+    import time
+
+    from brainwork.cli.common import store_wait_seconds
+    from brainwork.errors import StoreBusy
+    from brainwork.service import owner
+    from brainwork.service.handle import StoreHandle
+
+    request = Request(argv=list(argv), stdin=stdin)
+    deadline = time.monotonic() + store_wait_seconds()
+    while True:
+        try:
+            reply = owner.ask(config, request)
+        except owner.OwnerGone as exc:
+            return Reply(stderr=f"brainwork: error: {exc}\n", exit_code=2)
+        if reply is not None:
+            return reply
+        handle = StoreHandle(config)
+        try:
+            handle.open()
+        except StoreBusy as exc:
+            if time.monotonic() >= deadline:
+                return Reply(stderr=f"brainwork: error: {exc}\n", exit_code=2)
+            time.sleep(0.05 + random.random() * 0.1)
+            continue
+        except Exception as exc:  # the store cannot be opened at all
+            return Reply(stderr=f"brainwork: error: {exc}\n", exit_code=2)
+        try:
+            return run_request(config, handle, request)
+        finally:
+            handle.close()
