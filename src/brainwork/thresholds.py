@@ -70,6 +70,15 @@ class Thresholds:
       contradicts it (and is drafted as a superseding rule) when the rule text
       is closer to the corrections' ``wrong`` text than to their ``correct``
       text by at least this much (cosine difference; issue 4 §3).
+    - ``supersede_similarity``: a cluster that contradicts an active rule is
+      drafted as superseding it only when both teach the same lesson: the
+      rule's text+why and the centroid of the cluster's lessons (each
+      member's first ``correct`` sentence + first ``why`` sentence) are at
+      least this cosine-similar; otherwise it is drafted as a rule of its
+      own (0..1; on sample_vault/ with all-MiniLM-L6-v2 the same-lesson
+      pairs score 0.55 (chain corrections vs the leaf-only rule) to 0.70,
+      the best unrelated pair 0.44 (CI corrections vs the backup rule),
+      three unrelated CI/build corrections vs the chain rule 0.30).
     - ``rule_task_similarity``: a task belongs to a rule's task class (for its
       before/after effect and staleness) when it is this similar to the
       centroid of the tasks the rule's corrections came from (0..1, cosine;
@@ -111,6 +120,7 @@ class Thresholds:
     cluster_task_weight: float = 0.5
     rule_match_similarity: float = 0.45
     rule_contradiction_margin: float = 0.05
+    supersede_similarity: float = 0.50
     rule_task_similarity: float = 0.45
     rule_overlap_similarity: float = 0.85
     rule_stale_days: int = 60

@@ -13,7 +13,7 @@ import json
 import re
 
 from brainwork.index.sync import sync
-from brainwork.learn.consolidate import cluster_of, consolidate
+from brainwork.learn.consolidate import _sentences, cluster_of, consolidate
 from brainwork.learn.doctrine import doctrine
 from brainwork.learn.rules import approve, get_rule, list_rules, reject
 from brainwork.ops import changeset
@@ -101,9 +101,11 @@ def test_candidates_are_drafted_with_provenance(learn_vault):
         rule = get_rule(store, c.candidate)
         assert rule.status == "candidate"
         assert rule.evidence == c.corrections  # provenance: evidence links to every correction
-        assert "\n" not in rule.why and rule.why.startswith(f"Corrected {len(c.corrections)} times")
-        assert rule.apply and rule.text
+        # doctrine shape: one-sentence rule and why, apply a condition, the true counts in the body
+        assert len(_sentences(rule.text)) == 1 and len(_sentences(rule.why)) == 1
+        assert rule.apply.startswith("when ")
         text = (config.vault / rule.path).read_text(encoding="utf-8")
+        assert f"from {len(c.corrections)} corrections in {len(c.tasks)} tasks" in text
         fields = frontmatter_fields(text)
         assert fields["type"] == "rule" and fields["status"] == "candidate"
         assert fields["evidence"] == [f"[[{i}]]" for i in c.corrections]
@@ -177,7 +179,12 @@ def test_contradicting_cluster_is_drafted_as_superseding(learn_vault):
     # the migration cluster does not contradict the backup rule: evidence only
     assert all(c.action == "evidence" for c in report.clusters if c.rule == BACKUP_RULE)
 
+    # the proposal is a suggestion: a plain approve leaves the older rule active
     decision = approve(config, store, candidate.id, today=TODAY)
+    assert decision.action == "approve" and decision.retired == [] and decision.suggested == "rules/verify-leaf-cert"
+    assert get_rule(store, "rules/verify-leaf-cert").status == "active"
+    changeset.undo(config, store)
+    decision = approve(config, store, candidate.id, supersedes="rules/verify-leaf-cert", today=TODAY)
     assert decision.action == "supersede" and decision.retired == ["rules/verify-leaf-cert"]
     assert get_rule(store, "rules/verify-leaf-cert").status == "retired"
     new = get_rule(store, candidate.id)
@@ -202,3 +209,30 @@ def test_dry_run_writes_nothing_and_consolidate_is_undoable(learn_vault):
     assert real.operation is not None
     changeset.undo(config, store)
     assert {p: p.read_bytes() for p in config.vault.rglob("*.md")} == snapshot
+
+
+def test_only_a_cluster_teaching_the_same_lesson_is_proposed_as_superseding(learn_vault):
+    """With matching and contradiction forced for every cluster (thresholds
+    0 and -1), a cluster is drafted as superseding an active rule only when
+    both teach the same lesson: the CI and writing clusters become rules of
+    their own, the October migrations may replace the backup rule, and
+    nothing proposes to replace the certificate-chain rule."""
+    import dataclasses
+
+    config, store = learn_vault
+    _remove(config, "rules/read-ci-log-before-rerun.md", "rules/cite-sources-in-posts.md")
+    sync(config, store)
+    forced = dataclasses.replace(
+        config, thresholds=config.thresholds.with_overrides({"rule_match_similarity": 0.0, "rule_contradiction_margin": -1.0})
+    )
+    report = consolidate(forced, store, today=TODAY)
+    assert_pure([c for c in report.clusters if len(c.corrections) >= 2])  # with match 0, one-offs match some rule
+    by_theme = {theme(c.corrections[0]): c for c in report.clusters if len(c.corrections) >= 2}
+    for t in ("ci", "writing"):
+        c = by_theme[t]
+        assert c.action == "new" and c.rule is None, c
+        assert get_rule(store, c.candidate).proposed_supersedes is None
+    superseding = [c for c in report.clusters if c.action == "supersede"]
+    assert {c.rule for c in superseding} <= {BACKUP_RULE}
+    assert all(theme(i) == "migration" for c in superseding for i in c.corrections)
+    assert not [r for r in list_rules(store, "candidate") if r.proposed_supersedes == "rules/verify-full-cert-chain"]

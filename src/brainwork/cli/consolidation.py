@@ -95,23 +95,76 @@ def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
 
 @click.command("approve")
 @click.argument("rule")
-@click.option("--text", default=None, help="New wording of the rule (edit, then approve).")
-@click.option("--supersedes", "supersedes", default=None, metavar="OLD", help="An active rule this one replaces (it is retired).")
-@click.option("--keep-older", is_flag=True, help="Ignore the candidate's proposed_supersedes; retire nothing.")
+@click.option("--title", default=None, help="New title of the rule page.")
+@click.option("--text", default=None, help="New wording of the rule (one imperative sentence).")
+@click.option("--why", default=None, help="New reason (one sentence).")
+@click.option("--apply", "apply_", default=None, help='New condition of when it applies ("when ...").')
+@click.option("--evidence", "evidence", multiple=True, metavar="CORRECTION",
+              help="A correction that supports the approved text and is promoted (repeatable; default: all listed evidence).")
+@click.option("--drop", "drop", multiple=True, metavar="CORRECTION",
+              help="An evidence correction that does not support it: back to the inbox (repeatable).")
+@click.option("--supersedes", "supersedes", default=None, metavar="OLD",
+              help="An active rule this one replaces (it is retired). Never implied.")
+@click.option("--keep-older", is_flag=True, hidden=True,
+              help="Accepted for old scripts; a plain approve never retires another rule.")
+@click.option("--dry-run", is_flag=True, help="Show what approving would do; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @vault_options
-def approve_cmd(config: Config, rule: str, text: str | None, supersedes: str | None, keep_older: bool, as_json: bool) -> None:
-    """Approve candidate RULE: it becomes active doctrine; its corrections become promoted."""
-    from brainwork.learn.rules import approve
+def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, why: str | None, apply_: str | None,
+                evidence: tuple[str, ...], drop: tuple[str, ...], supersedes: str | None, keep_older: bool,
+                dry_run: bool, as_json: bool) -> None:
+    """Approve candidate RULE: it becomes active doctrine.
 
+    Edit the title, text, why and apply in the same step. Only the evidence
+    kept (--evidence, default all; minus --drop) is promoted; the other
+    corrections go back to the inbox. No other rule is retired unless
+    --supersedes names it. One undoable operation.
+    """
+    from brainwork.learn.rules import approve, plan_approval
+
+    chosen = list(evidence) or None
     with open_store(config) as store:
         _synced(config, store)
-        d = approve(config, store, rule, text=text, supersedes=supersedes, keep_older=keep_older)
+        if dry_run:
+            plan = plan_approval(store, rule, title=title, text=text, why=why, apply=apply_, evidence=chosen,
+                                 drop=drop, supersedes=supersedes)
+            titles = {c: t for c, t in _correction_titles(store, plan.rule.evidence).items()}
+        else:
+            d = approve(config, store, rule, title=title, text=text, why=why, apply=apply_, evidence=chosen, drop=drop,
+                        supersedes=supersedes, keep_older=keep_older)
+    if dry_run:
+        if as_json:
+            echo_json(plan.to_json())
+            return
+        click.echo(f"would approve {plan.rule.id}" + (f", retiring {plan.supersedes.id}" if plan.supersedes else ""))
+        for key, value in plan.edits.items():
+            click.echo(f"  {key}: {value}")
+        for c in plan.promote:
+            click.echo(f"  promote  {c}  {titles.get(c, '')}")
+        for c in plan.back:
+            click.echo(f"  to inbox {c}  {titles.get(c, '')}")
+        if plan.suggested:
+            click.echo(f"  suggested: supersede {plan.suggested} (only with --supersedes {plan.suggested})")
+        return
     if as_json:
         echo_json(d.to_json())
         return
-    retired = f"; retired {', '.join(d.retired)}" if d.retired else ""
-    click.echo(f"approved {d.rule} ({len(d.corrections)} correction(s) promoted{retired}); {UNDO_HINT}")
+    parts = [f"{len(d.corrections)} correction(s) promoted"]
+    if d.back:
+        parts.append(f"{len(d.back)} back to the inbox: {', '.join(d.back)}")
+    if d.retired:
+        parts.append(f"retired {', '.join(d.retired)}")
+    click.echo(f"approved {d.rule} ({'; '.join(parts)}); {UNDO_HINT}")
+    if d.suggested:
+        click.echo(f"note: consolidation suggested it supersedes {d.suggested}; nothing was retired "
+                   f"(to replace it: `brainwork undo`, then approve with --supersedes {d.suggested})")
+
+
+def _correction_titles(store, ids: list[str]) -> dict[str, str]:
+    from brainwork.store import learning as q
+
+    wanted = set(ids)
+    return {c["id"]: c["title"] for c in q.corrections(store) if c["id"] in wanted}
 
 
 @click.command("reject")

@@ -23,8 +23,12 @@ One pass (:func:`consolidate`):
      the person links it in the inbox, :func:`brainwork.learn.rules.link_corrections`)
      — unless the cluster *contradicts* it (the rule text is closer to the
      corrections' ``wrong`` than to their ``correct`` by
-     ``thresholds.rule_contradiction_margin``): then a superseding candidate
-     is drafted (``proposed_supersedes:``).
+     ``thresholds.rule_contradiction_margin``) AND teaches the same lesson
+     (rule text+why vs the centroid of the cluster's lessons, at least
+     ``thresholds.supersede_similarity``): then a candidate is drafted that
+     suggests superseding it (``proposed_supersedes:``; approving alone never
+     retires the older rule). A contradicting cluster about another lesson
+     is drafted as a rule of its own.
 5. **Draft** a candidate rule for each unmatched cluster that recurs (two or
    more corrections from different tasks) — unless its corrections are all
    part of a rejected candidate's cluster (rejections are remembered: the
@@ -33,14 +37,17 @@ One pass (:func:`consolidate`):
    candidate pages, evidence links, and ``status: clustered`` on every
    correction of a proposed cluster.
 
-Drafting is deterministic and explainable (:func:`draft_rule`): the rule text
-is the ``correct`` of the most central correction (highest mean similarity to
-the others); the ``why`` is that correction's first sentence of ``why`` with
-the count of corrections and tasks; ``apply`` names the task class (task
-titles and the tags most of them share); the body lists the shared key terms
-and every correction with its task. Provenance: the ``evidence:`` list of
-``[[correction]]`` links (``related`` edges); at approval they become
-``promoted_from:`` (``promoted_to`` edges).
+Drafting is deterministic and explainable (:func:`draft_rule`, no model
+call): the rule is ONE imperative sentence, the first instruction of the
+``correct`` of the most central correction (highest mean similarity to the
+others); the title a complete phrase built from it (:func:`title_from`,
+shortened only at a clause boundary); the ``why`` the first sentence of that
+correction's ``why``; ``apply`` a condition starting "when ..." naming what
+every correction and its task have in common (:func:`apply_condition`); the
+body states the true counts (corrections, distinct tasks), the shared key
+terms and every correction with its task. Provenance: the ``evidence:`` list
+of ``[[correction]]`` links (``related`` edges); at approval the corrections
+the person keeps become ``promoted_from:`` (``promoted_to`` edges).
 """
 
 from __future__ import annotations
@@ -194,30 +201,101 @@ def mixed_vectors(corr_vecs: list[np.ndarray], task_vecs: list[np.ndarray | None
 
 
 # -- drafting ------------------------------------------------------------------
+#: A title is at most this many characters when a clause boundary allows it
+#: (a complete clause is kept whole rather than cut mid-clause).
+TITLE_CHARS = 72
+#: At most this many shared tags / terms name the task class in ``apply``.
+APPLY_TERMS = 3
+
+#: Clause boundaries a title may end at, by preference: a sentence-level
+#: break or a comma before a new clause, then a subordinate clause or a
+#: second coordinated verb phrase, then a prepositional phrase (the verb
+#: and its object stay whole). Matched outside brackets only.
+_BOUNDARIES = (
+    re.compile(r"\s*(?:[;:]\s|,\s|\s[—–]\s)"),
+    re.compile(r"\s+(?:and then|then|before|after|so that|so|because|rather than|instead of|or else|otherwise|"
+               r"and|but)\s"),
+    re.compile(r"\s+(?:with|against|on|in|into|for|from|by|over|via|through|at|to|of)\s"),
+    # Last: dropping a condition changes what the phrase asks most.
+    re.compile(r"\s+(?:when|whenever|unless|until|if|once|only if)\s"),
+)
+#: A leading subordinate clause ("Before running the migration, check ...").
+_LEADING_CLAUSE = re.compile(
+    r"^(?P<sub>(?:before|after|when|whenever|if|unless|once|while|until)\b[^,;:()]*),\s+(?P<main>.+)$", re.I
+)
+#: Modal openings of a ``correct`` text that make it a report, not an order
+#: ("The agent should have read ..." -> "Read ...").
+_MODAL = re.compile(r"^(?:(?:the agent|the assistant|you|we|i|it)\s+)?(?:should|must|needs? to|has to|have to|"
+                    r"ought to)\s+(?:have\s+|always\s+)?", re.I)
+#: Words a complete phrase does not end with.
+_DANGLING = frozenset(
+    "a an the to of and or but with for in into on at by from as that which who is are was be been not no "
+    "its their our your his her this these those any every each some than then".split()
+)
+#: Words too generic to name a task class in ``apply`` (besides English stop
+#: words): they occur in almost every correction.
+_GENERIC = frozenset(
+    "use used using make made check checked need needs first only instead don didn doesn isn new old way "
+    "thing things time work task tasks agent correction wrong correct right just really actually".split()
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+
+
 def _one_line(text) -> str:
     if isinstance(text, list):
         text = ", ".join(str(t) for t in text)
     return " ".join(str(text or "").split())
 
 
+def _outside_brackets(text: str) -> list[bool]:
+    """Per character: True when not inside ``(...)`` or ``[...]``."""
+    depth, out = 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        out.append(depth == 0)
+        if ch in ")]" and depth:
+            depth -= 1
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` split after ``.``, ``!``, ``?`` or ``;`` outside brackets."""
+    text = _one_line(text)
+    ok = _outside_brackets(text)
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        if ok[m.start() - 1]:
+            out.append(text[start:m.start()])
+            start = m.end()
+    out.append(text[start:])
+    return [s for s in (x.strip() for x in out) if s]
+
+
 def _first_sentence(text: str) -> str:
-    text = _one_line(text)
-    m = re.search(r"(?<=[.!?;])\s", text)
-    return text[: m.start()].rstrip(";") if m else text
+    """The first sentence (a ``;`` ends one too), its end mark dropped for
+    ``;``: ``"A; b."`` -> ``"A"``."""
+    parts = _sentences(text)
+    return parts[0].rstrip(";").strip() if parts else ""
 
 
-def _title_from(text: str, limit: int = 60) -> str:
-    """A page title from a rule text: its first clause (up to ``.``, ``;`` or
-    ``:``), cut at a comma or word boundary to at most ``limit`` characters."""
-    text = _one_line(text)
-    m = re.search(r"[.;:](\s|$)", text)
-    head = text[: m.start()] if m and m.start() > 15 else text
-    if len(head) > limit:
-        window = head[: limit + 1]
-        cut = max(window.rfind(", "), window.rfind(" or "), window.rfind(" and "))
-        head = window[:cut] if cut > 20 else window.rsplit(" ", 1)[0]
-    head = head.rstrip(".;:,-— ")
-    return head[:1].upper() + head[1:] if head else "Candidate rule"
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _lower_first(text: str) -> str:
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _sentence(text: str) -> str:
+    """``text`` as one sentence: capitalised, ending in ``.`` (or its own
+    ``!``/``?``), a trailing ``;``/``:``/``,`` dropped."""
+    text = _one_line(text).rstrip(";:,— ")
+    if not text:
+        return ""
+    return _capital(text) + ("" if text[-1] in ".!?" else ".")
 
 
 def _drop_specifics(text: str) -> str:
@@ -230,10 +308,74 @@ def _drop_specifics(text: str) -> str:
     return out if len(out.split()) >= 5 else _one_line(text)
 
 
-def _lower_first(text: str) -> str:
-    if len(text) > 1 and text[0].isupper() and text[1].islower():
-        return text[0].lower() + text[1:]
-    return text
+def rule_sentence(correct: str) -> str:
+    """The one instruction a rule states, from a correction's ``correct``:
+    its first sentence (``;`` ends one), a modal opening removed
+    ("should have read" -> "Read"), bracketed figures dropped, capitalised,
+    ending in a full stop. ``""`` for an empty text."""
+    first = _first_sentence(correct)
+    if not first:
+        return ""
+    stripped = _MODAL.sub("", first)
+    first = stripped if len(stripped.split()) >= 2 else first
+    return _sentence(_drop_specifics(first))
+
+
+def _ends_complete(phrase: str) -> bool:
+    words = re.findall(r"[A-Za-z']+", phrase)
+    return len(words) >= 3 and words[-1].lower() not in _DANGLING
+
+
+def _clause_prefixes(text: str) -> list[list[str]]:
+    """Per boundary tier, the prefixes of ``text`` that end at a boundary
+    outside brackets (shortest first)."""
+    ok = _outside_brackets(text)
+    tiers = []
+    for pattern in _BOUNDARIES:
+        found = [text[: m.start()].rstrip(",;:— ") for m in pattern.finditer(text) if m.start() and ok[m.start()]]
+        tiers.append([p for p in found if _ends_complete(p)])
+    return tiers
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` if it fits in ``limit`` characters, else its longest prefix
+    that ends at a clause boundary and fits (boundary tiers in order), else
+    its shortest complete prefix (longer than ``limit``, never cut
+    mid-clause), else ``text`` whole."""
+    if len(text) <= limit:
+        return text
+    tiers = _clause_prefixes(text)
+    for prefixes in tiers:
+        fitting = [p for p in prefixes if len(p) <= limit]
+        if fitting:
+            return max(fitting, key=len)
+    every = [p for prefixes in tiers for p in prefixes]
+    return min(every, key=len) if every else text
+
+
+def title_from(rule: str, limit: int = TITLE_CHARS) -> str:
+    """A page title from a rule sentence: a complete phrase, never cut
+    mid-clause.
+
+    Brackets are dropped; a leading condition moves behind the instruction
+    when both fit (``"Before running the migration, check the backup: …"``
+    -> ``"Check the backup before running the migration"``); a long
+    instruction is shortened at a clause boundary (:func:`_shorten`).
+    ``limit``: characters, kept whenever a boundary allows. No final stop.
+    """
+    text = _one_line(re.sub(r"\s*\([^()]*\)", "", _one_line(rule))).rstrip(".!?;:, ")
+    # A colon or dash introduces details (a list, an example): the phrase ends there.
+    head = re.split(r":\s|\s[—–]\s", text, maxsplit=1)[0]
+    text = head if _ends_complete(head) else text
+    if not text:
+        return "Candidate rule"
+    m = _LEADING_CLAUSE.match(text)
+    if m:
+        main = _shorten(m.group("main").rstrip(".!?;:, "), limit)
+        joined = f"{main} {_lower_first(m.group('sub'))}"
+        text = joined if len(joined) <= limit else main
+    head = _shorten(text, limit).rstrip(".;:,—- ")
+    return _capital(head) or "Candidate rule"
 
 
 def shared_terms(docs: list[str], limit: int = 8) -> list[str]:
@@ -271,6 +413,128 @@ def _correction_doc(c: dict) -> str:
     return " ".join(_one_line(x) for x in (c["title"], f.get("wrong"), f.get("correct"), f.get("why"), " ".join(c["tags"])))
 
 
+def _term_key(word: str) -> str:
+    """A word folded for comparison: lower case, a plural ``s`` dropped
+    (``certificates`` ~ ``certificate``; not ``ss``, not short words)."""
+    w = word.lower()
+    return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def _stop_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS) | _GENERIC
+
+
+#: Tags that name a page type, not a kind of work.
+_TYPE_TAGS = frozenset({"rule", "correction", "task"})
+
+
+@dataclass
+class _Item:
+    """One piece of evidence for ``apply``: a correction with its tasks.
+    ``tags``: folded tags of the correction and its tasks; ``terms``: folded
+    content words of both (key -> a surface form); ``task_terms``: the
+    folded words of the task titles."""
+
+    tags: set[str]
+    terms: dict[str, str]
+    task_terms: set[str]
+
+
+def _evidence_items(members: list[dict], tasks: dict[str, dict]) -> list[_Item]:
+    stop = _stop_words()
+    items = []
+    for m in members:
+        rows = [tasks[t] for t in m["tasks"] if t in tasks]
+        tags = {str(t).lower() for t in m["tags"]} | {str(t).lower() for r in rows for t in r["tags"]}
+        tags -= _TYPE_TAGS
+        task_text = " ".join(_one_line(r["title"]) for r in rows)
+        text = f"{task_text} {_correction_doc(m)}"
+        terms: dict[str, str] = {}
+        for w in re.findall(_TERM, text):
+            if w.lower() not in stop and not any(ch.isdigit() for ch in w):
+                terms.setdefault(_term_key(w), w.lower())
+        task_terms = {_term_key(w) for w in re.findall(_TERM, task_text) if w.lower() not in stop}
+        items.append(_Item(tags, terms, task_terms))
+    return items
+
+
+def _join(words: list[str], last: str) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _cover(sets: list[set[str]], limit: int) -> list[str] | None:
+    """Greedy set cover: at most ``limit`` keys such that every set holds at
+    least one of them (ties: alphabetical), or None."""
+    left = [s for s in sets]
+    chosen: list[str] = []
+    while left:
+        counts: dict[str, int] = {}
+        for s in left:
+            for k in s:
+                counts[k] = counts.get(k, 0) + 1
+        if not counts or len(chosen) == limit:
+            return None
+        best = min(counts, key=lambda k: (-counts[k], k))
+        chosen.append(best)
+        left = [s for s in left if best not in s]
+    return chosen or None
+
+
+def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
+    """When a rule applies, as a condition starting ``"when "``, derived
+    from what the evidence has in common: the tags every correction (with
+    its tasks) carries and the content words every one of them uses (words
+    of the task titles first). It never names a narrower class than the
+    evidence: a tag or word missing from one piece of evidence is not
+    required; when nothing is common to all, a short ``or`` list that
+    covers every piece is named instead. Every word comes from the
+    evidence, so no language, system or tool is invented.
+    """
+    items = _evidence_items(members, tasks)
+    if not items:
+        return "when a task could repeat the mistake these corrections describe"
+    tags = sorted(set.intersection(*(i.tags for i in items)))[:APPLY_TERMS]
+    tag_keys = {_term_key(t) for t in tags}
+    common = set.intersection(*(set(i.terms) for i in items)) - tag_keys
+    in_titles = set.intersection(*(i.task_terms for i in items)) if all(i.task_terms for i in items) else set()
+    ranked = sorted(common, key=lambda k: (k not in in_titles, k))[:APPLY_TERMS]
+    words = [items[0].terms[k] for k in ranked]
+    if tags and words:
+        return f"when a task is tagged {_join(tags, 'and')} and involves {_join(words, 'and')}"
+    if tags:
+        return f"when a task is tagged {_join(tags, 'and')}"
+    if words:
+        return f"when a task involves {_join(words, 'and')}"
+    if all(i.tags for i in items):
+        cover = _cover([i.tags for i in items], APPLY_TERMS)
+        if cover:
+            return f"when a task is tagged {_join(sorted(cover), 'or')}"
+    # Words shared by at least two pieces of evidence, covering all of them.
+    df: dict[str, int] = {}
+    for i in items:
+        for k in i.terms:
+            df[k] = df.get(k, 0) + 1
+    sets = [{k for k in i.terms if df[k] >= 2} for i in items]
+    cover = _cover(sets, APPLY_TERMS) if all(sets) else None
+    if cover:
+        surface = {k: v for i in items for k, v in i.terms.items()}
+        return f"when a task involves {_join(sorted(surface[k] for k in cover), 'or')}"
+    return "when a task could repeat the mistake these corrections describe"
+
+
+def _counts(n_corrections: int, n_tasks: int, unlinked: int) -> str:
+    """``"3 corrections in 2 tasks"`` — the true counts, with corrections
+    linked to no task said as such (they are not counted as tasks)."""
+    text = f"{n_corrections} correction{'s' if n_corrections != 1 else ''}"
+    if n_tasks:
+        text += f" in {n_tasks} task{'s' if n_tasks != 1 else ''}"
+    if unlinked:
+        text += f" ({unlinked} linked to no task)" if n_tasks else " linked to no task"
+    return text
+
+
 def _yaml_tags(tags: list[str]) -> str:
     if all(_SIMPLE_TAG.match(t) for t in tags):
         return f"tags: [{', '.join(tags)}]\n"
@@ -289,7 +553,19 @@ def draft_rule(
     rejected_before: list[str] = (),
     correct_vecs: np.ndarray | None = None,
 ) -> Draft:
-    """Draft one candidate rule from a cluster.
+    """Draft one candidate rule from a cluster (deterministic, no model
+    call: the vectors are given).
+
+    - ``rule``: ONE imperative sentence, :func:`rule_sentence` of the
+      ``correct`` of the most central member (highest mean cosine of its
+      ``correct`` to the others'; ties: id). The rest of that text stays in
+      the body.
+    - ``title``: :func:`title_from` the rule (a complete phrase).
+    - ``why``: the first sentence of that member's ``why``.
+    - ``apply``: :func:`apply_condition` of the members and their tasks.
+    - the body states the true counts (corrections, distinct tasks) and
+      each member's cosine to the rule text, so the person can drop a
+      correction that teaches something else when approving.
 
     Args:
         members: correction rows (``store.learning.corrections``) of the cluster.
@@ -297,9 +573,8 @@ def draft_rule(
         tasks: task rows by id (``store.learning.tasks``), for the task class.
         today: the ``created`` date; path: where the page goes.
         supersedes: an active rule id this candidate proposes to replace.
-        correct_vecs: embeddings of the members' ``correct`` texts; the most
-            central of these (highest mean cosine to the others; ties: id)
-            gives the rule text. Without them, ``vecs`` decide.
+        correct_vecs: embeddings of the members' ``correct`` texts; they
+            choose the central member. Without them, ``vecs`` decide.
     """
     n = len(members)
     basis = correct_vecs if correct_vecs is not None and len(correct_vecs) == n else vecs
@@ -309,25 +584,16 @@ def draft_rule(
     central = members[order[0]]
     cf = central["fields"]
     original = _one_line(cf.get("correct")) or _one_line(central["title"])
-    rule_text = _drop_specifics(original)
+    rule_text = rule_sentence(original) or _sentence(central["title"])
     task_ids = sorted({t for m in members for t in m["tasks"]})
+    unlinked = sum(1 for m in members if not m["tasks"])
+    counts = _counts(n, len(task_ids), unlinked)
     terms = shared_terms([_correction_doc(m) for m in members])
-    tag_source = [m["tags"] for m in members]
-    tags = ["rule"] + _shared_tags(tag_source)
-    why_core = _first_sentence(cf.get("why")) or _one_line(central["title"])
-    why = f"Corrected {n} times in {len(task_ids) or n} tasks; {_lower_first(why_core)}"
-    # Task class: the central correction's tasks first, then the others by id.
-    ordered_tasks = list(dict.fromkeys(central["tasks"] + task_ids))
-    titles = [_one_line(tasks[t]["title"]) for t in ordered_tasks if t in tasks][:3]
-    task_tags = _shared_tags([tasks[t]["tags"] for t in task_ids if t in tasks])
-    if titles:
-        apply_ = "Tasks like " + "; ".join(f"“{t}”" for t in titles)
-        if task_tags:
-            apply_ += f" (shared tags: {', '.join(task_tags)})"
-        apply_ += "."
-    else:
-        apply_ = f"Work where {', '.join(terms[:4]) or 'these corrections'} come up."
-    title = _title_from(rule_text)
+    tags = ["rule"] + _shared_tags([m["tags"] for m in members])
+    why = _sentence(_first_sentence(cf.get("why"))) or _sentence(central["title"])
+    apply_ = apply_condition(members, tasks)
+    title = title_from(rule_text)
+    support = basis[order[0]] @ basis.T if correct_vecs is not None and len(correct_vecs) == n else None
 
     fm = ["---\n", f"title: {render_scalar(title)}\n", "type: rule\n", f"created: {render_scalar(today)}\n", _yaml_tags(tags),
           "source: agent\n", f"rule: {render_scalar(rule_text)}\n", f"why: {render_scalar(why)}\n",
@@ -339,28 +605,30 @@ def draft_rule(
     sim_txt = f" (mean similarity {similarity:.2f})" if similarity is not None else ""
     body = [
         "",
-        f"Drafted by `brainwork consolidate` on {today} from {n} corrections in {len(task_ids) or n} tasks{sim_txt}. "
-        "Edit the rule text, then approve it, reject it with a reason, or approve it as superseding an older rule.",
+        f"Drafted by `brainwork consolidate` on {today} from {counts}{sim_txt}. "
+        "Edit the title, rule, why and apply, choose the corrections that support the rule, "
+        "then approve it, or reject it with a reason.",
         "",
         "How it was drafted:",
         "",
-        f"- Rule text: the \"correct\" of the most central correction, [[{central['id']}]] "
-        f"(mean similarity to the others {float(centrality[order[0]]):.2f})"
-        + ("; details in brackets dropped." if rule_text != original else "."),
+        f"- Rule: the first instruction of the \"correct\" of the most central correction, [[{central['id']}]] "
+        f"(mean similarity to the others {float(centrality[order[0]]):.2f}): “{original}”",
+        "- Applies: what every correction and its task have in common (tags, words).",
     ]
     if terms:
         body.append(f"- Shared terms: {', '.join(terms)}.")
-    if task_tags:
-        body.append(f"- Task class: tasks tagged {', '.join(task_tags)}.")
     if supersedes:
-        body.append(f"- Contradicts the active rule [[{supersedes}]]: these corrections say what it prescribes was wrong; approving replaces it.")
+        body.append(f"- Teaches the same lesson as the active rule [[{supersedes}]] and says what it prescribes was "
+                    "wrong: suggested to supersede it (approving alone does not retire it).")
     for r in rejected_before:
         body.append(f"- An earlier candidate from some of these corrections was rejected: [[{r}]]; new corrections have joined since.")
     body += ["", "## Evidence", ""]
+    index = {m["id"]: i for i, m in enumerate(members)}
     for m in sorted(members, key=lambda m: m["id"]):
         f = m["fields"]
         src = f" (task [[{m['tasks'][0]}]])" if m["tasks"] else ""
-        body.append(f"- [[{m['id']}]]{src}: wrong: {_one_line(f.get('wrong'))} Correct: {_one_line(f.get('correct'))}")
+        sim = f" (similarity to the rule {float(support[index[m['id']]]):.2f})" if support is not None else ""
+        body.append(f"- [[{m['id']}]]{src}{sim}: wrong: {_one_line(f.get('wrong'))} Correct: {_one_line(f.get('correct'))}")
     text = "".join(fm) + "\n".join(body) + "\n"
     return Draft(path, title, rule_text, why, apply_, tags, sorted(m["id"] for m in members), central["id"], terms, supersedes, text)
 
@@ -400,6 +668,38 @@ def _contradicts(rule: Rule, members: list[dict], margin: float, texts: "_TextVe
     wrong = texts.matrix([w for w, _ in pairs])
     right = texts.matrix([c for _, c in pairs])
     return float(np.mean(wrong @ r) - np.mean(right @ r)) >= margin
+
+
+def _lesson(rule: str, why: str) -> str:
+    """The text a lesson is compared by: its instruction and its reason."""
+    return f"{_one_line(rule)} {_one_line(why)}".strip()
+
+
+def _member_lessons(members: list[dict]) -> list[str]:
+    """Per member, the lesson a draft from it would state (:func:`rule_sentence`
+    of its ``correct`` and the first sentence of its ``why``)."""
+    out = []
+    for m in members:
+        f = m["fields"]
+        out.append(_lesson(rule_sentence(_one_line(f.get("correct"))), _sentence(_first_sentence(f.get("why")))))
+    return [t for t in out if t]
+
+
+def _rule_lesson(rule: Rule) -> str:
+    return _lesson(rule.text or rule.title, rule.why)
+
+
+def _same_lesson(rule: Rule, members: list[dict], texts: "_TextVectors") -> float:
+    """Cosine between ``rule``'s text+why and the centroid of the lessons
+    its cluster would draft (:func:`_member_lessons`): how far the cluster
+    teaches the same lesson as the rule, whatever it says of its
+    prescription. 0.0 when either side is empty."""
+    lessons = _member_lessons(members)
+    own = _rule_lesson(rule)
+    if not lessons or not own:
+        return 0.0
+    cen = centroid(list(texts.matrix(lessons)))
+    return float(cen @ texts.vector(own)) if cen is not None else 0.0
 
 
 class _TextVectors:
@@ -549,7 +849,7 @@ def consolidate(
         check = match is not None and match.status == "active" and recurs and bool(cluster.new)
         draft = match is None or check
         if check:
-            texts.need(_contradiction_texts(match, members))
+            texts.need(_contradiction_texts(match, members) + [_rule_lesson(match)] + _member_lessons(members))
         if draft:
             texts.need([_one_line(m["fields"].get("correct")) for m in members])
         plans.append({"cluster": cluster, "members": members, "group": group, "match": match, "check": check,
@@ -572,7 +872,12 @@ def consolidate(
         elif match is not None:
             cluster.rule = match.id
             if plan["check"] and _contradicts(match, members, th.rule_contradiction_margin, texts):
-                supersede = match
+                if _same_lesson(match, members, texts) >= th.supersede_similarity:
+                    supersede = match
+                else:
+                    # Closer to the rule's "wrong" side but about another
+                    # lesson: a rule of its own, not a replacement.
+                    cluster.rule, cluster.rule_similarity = None, None
             else:
                 cluster.action = "evidence"
         if cluster.action == "new" or supersede is not None:

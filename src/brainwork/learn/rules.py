@@ -6,14 +6,18 @@ Nothing becomes doctrine without an explicit human decision. A rule page
 undoable operation (:func:`brainwork.ops.changeset.apply`), so
 ``brainwork undo`` reverts it byte for byte:
 
-- :func:`approve` — status ``active``, ``activated: DATE``, the evidence
-  becomes ``promoted_from:`` links on the rule page (the inverse key of the
-  ``promoted_to`` edge, so each correction gets a ``promoted_to`` edge to the
-  rule), every evidence correction's status becomes ``promoted``. With
-  ``text`` the rule's wording is replaced first (edit then approve). With
-  ``supersedes`` (or the candidate's ``proposed_supersedes:``) the rule gets a
-  ``supersedes:`` link and the older rule becomes ``retired`` (``retired:
-  DATE``).
+- :func:`approve` — status ``active``, ``activated: DATE``; does only what
+  the person chose (:func:`plan_approval` says what that is beforehand).
+  The title, rule text, why and apply may be edited in the same step. Only
+  the evidence the person keeps (default: all of it) becomes
+  ``promoted_from:`` links (the inverse key of the ``promoted_to`` edge, so
+  each correction gets a ``promoted_to`` edge to the rule) and ``status:
+  promoted``; the rest goes back to the inbox (``status: open``, its links
+  to the rule removed). Another rule is retired only when ``supersedes``
+  names it (the new rule gets ``supersedes:``, the older one ``status:
+  retired``, ``retired:`` and ``retired_reason:``); a candidate's
+  ``proposed_supersedes:`` is a suggestion the decision reports, never
+  applied by itself.
 - :func:`reject` — status ``rejected``, ``rejected: DATE``,
   ``rejected_reason:``; the cluster is remembered so consolidation does not
   propose it again unless new corrections join it.
@@ -46,6 +50,8 @@ from brainwork.vocabulary import RULE_STATUSES
 EVIDENCE_KEY = "evidence"
 PROMOTED_KEY = "promoted_from"
 PROPOSED_SUPERSEDES_KEY = "proposed_supersedes"
+#: The key on a correction naming the rule it was promoted to.
+PROMOTED_TO_KEY = "promoted_to"
 
 
 @dataclass
@@ -91,13 +97,19 @@ class Decision:
     corrections: list[str]
     retired: list[str]
     operation: changeset.Operation
+    #: Evidence corrections an approval sent back to the inbox (``open``).
+    back: list[str] = field(default_factory=list)
+    #: A supersession consolidation suggested and the approval did not apply.
+    suggested: str | None = None
 
     def to_json(self) -> dict:
         return {
             "action": self.action,
             "rule": self.rule,
             "corrections": self.corrections,
+            "back_to_inbox": self.back,
             "retired": self.retired,
+            "suggested_supersedes": self.suggested,
             "operation": self.operation.id,
             "files": self.operation.paths,
         }
@@ -188,58 +200,170 @@ def _set_correction_status(edits: Edits, corr: dict, status: str, *, only_from: 
     return True
 
 
+#: Fields of a candidate the person may edit when approving it (frontmatter
+#: keys; ``text`` is the ``rule:`` key).
+EDITABLE = ("title", "text", "why", "apply")
+_FIELD_KEY = {"title": "title", "text": "rule", "why": "why", "apply": "apply"}
+
+
+@dataclass
+class ApprovalPlan:
+    """What approving a candidate would do, before it is done (the CLI's
+    ``approve --dry-run`` prints it, the workbench's approve step shows it).
+
+    ``promote``: evidence correction ids that will be promoted (they support
+    the approved text); ``back``: evidence ids that go back to the inbox
+    (status ``open``, no longer linked to the rule); ``edits``: the fields
+    changed, ``{"title"|"text"|"why"|"apply": new value}``; ``supersedes``:
+    the active rule retired (only when asked for); ``suggested``: the
+    candidate's ``proposed_supersedes:`` when it is not acted on (a
+    suggestion, never applied by itself)."""
+
+    rule: Rule
+    promote: list[str]
+    back: list[str]
+    edits: dict[str, str]
+    supersedes: Rule | None
+    suggested: str | None
+
+    def to_json(self) -> dict:
+        return {
+            "rule": self.rule.id,
+            "promote": self.promote,
+            "back_to_inbox": self.back,
+            "edits": self.edits,
+            "supersedes": self.supersedes.id if self.supersedes else None,
+            "suggested_supersedes": self.suggested,
+        }
+
+
+def _resolve_evidence(store: Store, rule: Rule, names, what: str) -> list[str]:
+    out = []
+    for n in names:
+        cid = graph.find_page(store, n)
+        if cid not in rule.evidence:
+            listed = ", ".join(rule.evidence) or "none"
+            raise UserError(f"{cid} is not evidence of {rule.id} ({what}; its evidence: {listed})")
+        out.append(cid)
+    return out
+
+
+def plan_approval(
+    store: Store,
+    name: str,
+    *,
+    title: str | None = None,
+    text: str | None = None,
+    why: str | None = None,
+    apply: str | None = None,
+    evidence=None,
+    drop=(),
+    supersedes: str | None = None,
+) -> ApprovalPlan:
+    """Check an approval and say what it would do (no writes).
+
+    ``evidence``: the corrections (names) that support the approved text
+    and are promoted; None: all of the candidate's evidence. ``drop``:
+    corrections taken out of that set. Every other evidence correction goes
+    back to the inbox. ``title``/``text``/``why``/``apply``: new values
+    (None: unchanged). ``supersedes``: an active rule this one replaces;
+    a candidate's ``proposed_supersedes:`` is never taken by itself.
+
+    Raises:
+        UserError: not a candidate rule; an edited field is empty; a name in
+            ``evidence``/``drop`` is not evidence of the rule; nothing would
+            be promoted although the candidate has evidence; the superseded
+            page is not an active rule (or is the rule itself).
+        PageNotFound: a name designates no page.
+    """
+    rule = get_rule(store, name)
+    if rule.status != "candidate":
+        raise UserError(f"{rule.id} is {rule.status or 'without a status'}; only candidate rules can be approved")
+    edits: dict[str, str] = {}
+    for key, value in (("title", title), ("text", text), ("why", why), ("apply", apply)):
+        if value is None:
+            continue
+        value = " ".join(value.split())
+        if not value:
+            raise UserError(f"the rule {'text' if key == 'text' else key} is empty")
+        current = {"title": rule.title, "text": rule.text, "why": rule.why, "apply": rule.apply}[key]
+        if value != " ".join((current or "").split()):
+            edits[key] = value
+    keep = set(rule.evidence) if evidence is None else set(_resolve_evidence(store, rule, evidence, "--evidence"))
+    keep -= set(_resolve_evidence(store, rule, drop, "--drop"))
+    if rule.evidence and not keep:
+        raise UserError(f"no correction left to promote; keep at least one of {rule.id}'s evidence, or reject it")
+    older: Rule | None = None
+    if supersedes:
+        older = get_rule(store, supersedes)
+        if older.id == rule.id:
+            raise UserError(f"{rule.id} cannot supersede itself")
+        if older.status != "active":
+            raise UserError(f"{older.id} is {older.status or 'without a status'}; only an active rule can be superseded")
+    suggested = rule.proposed_supersedes if rule.proposed_supersedes and (older is None or older.id != rule.proposed_supersedes) else None
+    return ApprovalPlan(
+        rule,
+        [c for c in rule.evidence if c in keep],
+        [c for c in rule.evidence if c not in keep],
+        edits,
+        older,
+        suggested,
+    )
+
+
 def approve(
     config: Config,
     store: Store,
     name: str,
     *,
     text: str | None = None,
+    title: str | None = None,
+    why: str | None = None,
+    apply: str | None = None,
+    evidence=None,
+    drop=(),
     supersedes: str | None = None,
     keep_older: bool = False,
     today: str | date | None = None,
 ) -> Decision:
-    """Approve candidate rule ``name``: it becomes active doctrine.
+    """Approve candidate rule ``name``: it becomes active doctrine, doing
+    only what the person chose (see :func:`plan_approval` for the
+    arguments and errors).
 
-    ``text``: new wording for the rule (edit then approve). ``supersedes``:
-    an active rule this one replaces (it is retired); by default the
-    candidate's own ``proposed_supersedes:`` is taken, unless ``keep_older``.
-    ``today``: the ``activated`` date (default: today).
+    In one undoable operation: the edited fields are written; ``status:
+    active``, ``activated: DATE``; the chosen evidence becomes
+    ``promoted_from:`` links and those corrections ``promoted``; the other
+    evidence corrections lose their links to the rule (``evidence:``,
+    ``related:``, ``promoted_from:`` on the rule, ``promoted_to:`` on the
+    correction) and are ``open`` again, back in the inbox. Only with
+    ``supersedes`` is another rule retired (``retired:``,
+    ``retired_reason:`` naming this rule; this rule gets ``supersedes:``).
+    ``keep_older`` is accepted for compatibility and changes nothing: a
+    proposed supersession is never applied without ``supersedes``.
+    ``today``: the ``activated``/``retired`` date (default: today).
 
-    Returns a :class:`Decision`; undo with :func:`brainwork.ops.changeset.undo`.
-
-    Raises:
-        UserError: the page is not a candidate rule, ``text`` is empty, the
-            superseded page is not an active rule (or is the rule itself), or
-            a file changed meanwhile.
-        PageNotFound: ``name`` or ``supersedes`` names no page.
+    Returns a :class:`Decision` (``back``: the corrections returned to the
+    inbox); undo with :func:`brainwork.ops.changeset.undo`.
     """
-    rule = get_rule(store, name)
-    if rule.status != "candidate":
-        raise UserError(f"{rule.id} is {rule.status or 'without a status'}; only candidate rules can be approved")
-    if text is not None and not text.strip():
-        raise UserError("the rule text is empty")
+    del keep_older  # a plain approve never retires another rule
+    plan = plan_approval(store, name, title=title, text=text, why=why, apply=apply, evidence=evidence, drop=drop,
+                         supersedes=supersedes)
+    rule, older = plan.rule, plan.supersedes
     day = _today(today)
-    older: Rule | None = None
-    target = supersedes if supersedes is not None else (None if keep_older else rule.proposed_supersedes)
-    if target:
-        older = get_rule(store, target)
-        if older.id == rule.id:
-            raise UserError(f"{rule.id} cannot supersede itself")
-        if older.status != "active":
-            raise UserError(f"{older.id} is {older.status or 'without a status'}; only an active rule can be superseded")
-
     corrs = _corrections_by_id(store)
     edits = Edits(config)
-    evidence_links = [link(c) for c in rule.evidence]
+    promote_links = [link(c) for c in plan.promote]
+    back = set(plan.back)
 
     def edit_rule(t: str) -> str:
-        if text is not None:
-            t = set_field(t, "rule", " ".join(text.split()))
+        for key, value in plan.edits.items():
+            t = set_field(t, _FIELD_KEY[key], value)
         t = set_field(t, "status", "active")
         t = set_field(t, "activated", day)
-        t = add_items(t, PROMOTED_KEY, evidence_links)
+        t = _unlink(t, ("related", PROMOTED_KEY), store, back)
+        t = add_items(t, PROMOTED_KEY, promote_links)
         t = set_field(t, EVIDENCE_KEY, None)
-        t = _drop_redundant_related(t, store, set(rule.evidence))
+        t = _drop_redundant_related(t, store, set(plan.promote))
         t = set_field(t, PROPOSED_SUPERSEDES_KEY, None)
         if older is not None:
             t = add_to_list_field(t, "supersedes", link(older.id)) if _has_key(t, "supersedes") else set_field(t, "supersedes", link(older.id))
@@ -247,20 +371,47 @@ def approve(
 
     edits.edit(rule.path, edit_rule)
     changed = [
-        c for c in rule.evidence
+        c for c in plan.promote
         if c in corrs and _set_correction_status(edits, corrs[c], "promoted", only_from=("open", "clustered", None))
     ]
+    returned = []
+    for c in plan.back:
+        if c not in corrs:
+            continue
+        corr = corrs[c]
+
+        def edit_back(t: str, reopen: bool = corr["status"] in ("clustered", None)) -> str:
+            t = _unlink(t, (PROMOTED_TO_KEY,), store, {rule.id})
+            return set_field(t, "status", "open") if reopen else t
+
+        edits.edit(corr["path"], edit_back)
+        returned.append(c)
     retired = []
     if older is not None:
-        edits.edit(older.path, lambda t: set_field(set_field(t, "status", "retired"), "retired", day))
+        def edit_older(t: str) -> str:
+            t = set_field(set_field(t, "status", "retired"), "retired", day)
+            return set_field(t, "retired_reason", f"superseded by {rule.id}")
+
+        edits.edit(older.path, edit_older)
         retired.append(older.id)
     kind = "supersede-rule" if older else "approve-rule"
-    summary = f"approve {rule.id}" + (f" superseding {older.id}" if older else "") + (" (edited)" if text is not None else "")
-    op = changeset.apply(
-        config, store, kind, summary, edits.changes(),
-        details={"rule": rule.id, "corrections": changed, "retired": retired, "edited": text is not None},
-    )
-    return Decision("supersede" if older else "approve", rule.id, changed, retired, op)
+    summary = f"approve {rule.id}" + (f" superseding {older.id}" if older else "")
+    if plan.edits:
+        summary += f" (edited: {', '.join(plan.edits)})"
+    if returned:
+        summary += f"; {len(returned)} correction(s) back to the inbox"
+    details = {
+        "rule": rule.id, "corrections": changed, "back_to_inbox": returned, "retired": retired,
+        "edited": bool(plan.edits), "fields": sorted(plan.edits),
+    }
+    if older is not None:
+        details["superseded"] = {
+            "old": {"id": older.id, "text": older.text, "why": older.why},
+            "new": {"id": rule.id, "text": plan.edits.get("text", rule.text), "why": plan.edits.get("why", rule.why)},
+        }
+    op = changeset.apply(config, store, kind, summary, edits.changes(), details=details)
+    return Decision("supersede" if older else "approve", rule.id, changed, retired, op, back=returned,
+                    suggested=plan.suggested)
 
 
 def reject(config: Config, store: Store, name: str, reason: str, *, today: str | date | None = None) -> Decision:
@@ -363,6 +514,31 @@ def _has_key(text: str, key: str) -> bool:
     from brainwork.vault.edit import field_block
 
     return field_block(text, key) is not None
+
+
+def _unlink(text: str, keys: tuple[str, ...], store: Store, targets: set[str]) -> str:
+    """Remove from the list (or scalar) fields ``keys`` every link whose
+    target resolves to one of ``targets`` (page ids); other items keep
+    their bytes."""
+    from brainwork.vault.edit import frontmatter_fields, remove_from_list_field
+
+    if not targets:
+        return text
+    fields = frontmatter_fields(text)
+    for key in keys:
+        value = fields.get(key)
+        items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+        for item in items:
+            target = link_target(str(item))
+            if target is None:
+                continue
+            try:
+                pid = graph.find_page(store, target)
+            except PageNotFound:
+                continue
+            if pid in targets:
+                text = remove_from_list_field(text, key, item) if isinstance(value, list) else set_field(text, key, None)
+    return text
 
 
 def _drop_redundant_related(text: str, store: Store, evidence: set[str]) -> str:
