@@ -74,8 +74,12 @@ def test_torch_load_exports_once_and_the_next_load_serves_onnx(exported, embedde
     folder, name, _ = embed.model_folder(config)
     path = onnx_embed.cache_path(config.store, folder, name)
     assert isinstance(first, SentenceEmbedder) and first.onnx_problem is None
-    assert path.is_file() and path.parent == config.store / onnx_embed.MODELS_DIR
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    models = config.store / onnx_embed.MODELS_DIR
+    assert path.is_file() and path.parent.parent == models
+    assert path.parent.name.startswith("all-MiniLM-L6-v2-")
+    assert sorted(p.name for p in path.parent.iterdir()) == [onnx_embed.GRAPH_FILE, onnx_embed.WEIGHTS_FILE]
+    # no temporary folder left; the digest is remembered beside the export
+    assert sorted(p.name for p in models.iterdir()) == sorted([path.parent.name, "digests.json"])
     assert isinstance(second, OnnxEmbedder) and second.path == path
     # same name, so vectors cached by either path stay valid for the other
     assert first.name == second.name == embedder.name == f"{embed.BUNDLED_NAME}@256"
@@ -103,11 +107,17 @@ def test_a_changed_model_gets_another_file(tmp_path):
     bundled, _, _ = embed.model_folder(None)
     copy = tmp_path / "model"
     shutil.copytree(bundled, copy)
+    models = tmp_path / "store" / onnx_embed.MODELS_DIR
+    models.mkdir(parents=True)
     before = onnx_embed.cache_path(tmp_path / "store", copy, "st:/x/my-model")
-    assert before.name.startswith("my-model-") and before.suffix == ".onnx"
+    assert before.parent.name.startswith("my-model-") and before.name == onnx_embed.GRAPH_FILE
+    assert (models / "digests.json").is_file()
+    assert onnx_embed.cache_path(tmp_path / "store", copy, "st:/x/my-model") == before  # remembered
     cfg = copy / "config.json"
-    cfg.write_text(cfg.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert onnx_embed.cache_path(tmp_path / "store", copy, "st:/x/my-model") != before
+    cfg.write_text(cfg.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # another size: hashed again
+    after = onnx_embed.cache_path(tmp_path / "store", copy, "st:/x/my-model")
+    assert after != before
+    assert after.parent.name.endswith("-" + onnx_embed.model_digest(copy)[:16])  # the memo is not trusted blindly
 
 
 def test_unsupported_pipelines_are_named(tmp_path):
@@ -159,7 +169,7 @@ def test_one_shot_recall_does_not_import_torch(exported, embedded_template, tmp_
     shutil.copytree(embedded_template, vault)
     models = load_config(vault).store / onnx_embed.MODELS_DIR
     models.mkdir()
-    shutil.copy(onnx.path, models / onnx.path.name)
+    shutil.copytree(onnx.path.parent, models / onnx.path.parent.name)
     args = [sys.executable, "-c", ONE_SHOT, "recall", "renew the TLS certificate for billing",
             "--vault", str(vault), "--json", "--no-record"]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)

@@ -12,7 +12,7 @@ The embedder (issue 4 §2):
   time), once per process and model; ~4 s on 2 cores (torch import).
 - Served by ONNX Runtime when it can (:class:`OnnxEmbedder`, module
   :mod:`brainwork.learn.onnx_embed`): a process that loads torch for the
-  model also exports it once to ``STORE/models/<model>-<digest>.onnx``; later
+  model also exports it once to ``STORE/models/<model>-<digest>/``; later
   processes on that store encode with ONNX Runtime and ``tokenizers``, never
   importing torch (~0.4 s CPU instead of ~5 s for a one-shot query). Its
   vectors are within 1e-4 cosine of the torch ones and carry the same
