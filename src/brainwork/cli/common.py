@@ -60,7 +60,7 @@ class BrainworkGroup(click.Group):
 #: are owners themselves; capture writes one page file and needs no store.
 LOCAL_COMMANDS = frozenset({"open", "serve", "capture"})
 #: Commands that only read: the owner's views need no refresh after them.
-READ_ONLY_COMMANDS = frozenset({"doctrine", "recall", "check", "show", "rules", "log", "stats", "replay", "embed", "index"})
+READ_ONLY_COMMANDS = frozenset({"doctrine", "recall", "check", "show", "rules", "log", "stats", "replay", "embed", "index", "search"})
 
 
 @dataclass

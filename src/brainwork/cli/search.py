@@ -1,0 +1,55 @@
+"""``brainwork search``: find pages by name (fuzzy over titles, aliases and ids).
+
+The same matcher as the workbench's command palette and page pickers
+(:class:`brainwork.analysis.search.PageSearch`); an agent uses it to turn a
+half-remembered name into a page id before ``show`` or a capture's links.
+"""
+
+from __future__ import annotations
+
+import click
+
+from brainwork.cli.common import echo, echo_json, open_store, synced, vault_options
+from brainwork.config import Config
+from brainwork.errors import UserError
+
+#: Matches scoring below this (rapidfuzz WRatio, 0-100) are left out; the
+#: palette's own cutoff, so both find the same pages.
+SEARCH_CUTOFF = 50
+
+
+@click.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True, help="At most this many pages.")
+@click.option("--type", "type_", default=None, metavar="TYPE", help="Only pages of this type (task, correction, rule, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the matches as JSON.")
+@vault_options
+def search_cmd(config: Config, query: tuple[str, ...], limit: int, type_: str | None, as_json: bool) -> None:
+    """Pages whose title, alias or id best match QUERY, best first.
+
+    Prints one line per page: score (0-100), id, title and type; with
+    --json a list of {"id", "title", "type", "score"}.
+    """
+    from brainwork.analysis.search import PageSearch
+    from brainwork.store import graph
+
+    text = " ".join(query).strip()
+    if not text:
+        raise UserError("give something to search for")
+    if type_ is not None and type_ not in config.page_types:
+        raise UserError(f"unknown type {type_!r}; types: {', '.join(config.page_types)}")
+    with open_store(config) as store:
+        synced(config, store)
+        pages = graph.list_pages(store, type_)
+    hits = PageSearch(pages).search(text, limit=limit, cutoff=SEARCH_CUTOFF)
+    if as_json:
+        echo_json([{"id": h.id, "title": h.title, "type": h.type, "score": round(h.score, 1)} for h in hits])
+        return
+    if not hits:
+        echo(f"no page matches {text!r}", err=True)
+        return
+    for h in hits:
+        echo(f"{h.score:5.1f}  {h.id}  {h.title}" + (f"  [{h.type}]" if h.type else ""))
+
+
+COMMANDS = [search_cmd]
