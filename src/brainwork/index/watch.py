@@ -45,9 +45,9 @@ log = logging.getLogger(__name__)
 
 #: A burst ends once no new change arrived for this many milliseconds. A
 #: checkout or a multi-file operation writes its files back to back (well
-#: under a millisecond apart), so 200 ms keeps it in one batch even on a
-#: busy machine, and adds only 0.2 s before a single saved page is synced.
-STEP_MS = 200
+#: under a millisecond apart), so 100 ms keeps it in one batch even on a
+#: busy machine, and adds only 0.1-0.2 s before a single saved page is synced.
+STEP_MS = 100
 #: A burst that keeps going is cut after this many milliseconds, so a
 #: steady trickle of writes is still synced every few seconds. A checkout of
 #: 1,000 files takes well under a second here (docs/performance.md).
