@@ -18,10 +18,12 @@ For the workbench's Findings pane (and any other caller)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from brainwork.config import Config
-from brainwork.store import Store
+
+if TYPE_CHECKING:  # the command line imports the codes without the store
+    from brainwork.store import Store
 
 #: Every finding code, in the order the checks run and summaries list them.
 CODES: tuple[str, ...] = (

@@ -14,7 +14,7 @@ def open_cmd(config: Config) -> None:
     """Open the workbench on the vault."""
     from brainwork.tui.app import BrainworkApp
 
-    BrainworkApp(config).run()
+    BrainworkApp(config, warm_up=True).run()
 
 
 @click.command("index")

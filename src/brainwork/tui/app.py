@@ -97,7 +97,7 @@ class BrainworkApp(App[None]):
     embedder: reactive[tuple[str, bool] | None] = reactive(None, init=False)
 
     def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES,
-                 serve: bool = True):
+                 serve: bool = True, warm_up: bool = False):
         super().__init__()
         self.config = config
         #: While the store is open, other brainwork processes (agents, cron)
@@ -107,6 +107,9 @@ class BrainworkApp(App[None]):
         self.owner: OwnerServer | None = None
         #: Whether the store may lag the vault (served commands skip needless syncs).
         self.freshness = Freshness()
+        #: Load the model and embed changed pages after the first sync
+        #: (``brainwork open`` does: agents' recall then answers warm).
+        self._warmed = not warm_up
         self.panes = panes
         self.index_on_start = index_on_start
         #: True once the vault has been synced in this session (or syncing is off).
@@ -323,6 +326,9 @@ class BrainworkApp(App[None]):
         self.background = None
         if reload:
             self.load_vault()
+        if not self._warmed:
+            self._warmed = True
+            learning.warm_up(self)
         if getattr(message, "live", False):
             live_sync.sync_finished(self, report)
         if not getattr(message, "quiet", False):

@@ -272,3 +272,37 @@ class ConsolidationPhase:
 
     def _phase_changed(self) -> None:  # pragma: no cover - every pane overrides it
         raise NotImplementedError
+
+
+#: Pages embedded per exclusive hold of the store while warming up, so that
+#: reads and agents' commands get the store between chunks.
+WARM_CHUNK = 128
+
+
+def warm_up(app: "BrainworkApp") -> None:
+    """After the first sync: load the model and embed the pages whose text
+    changed, in a worker, so that agents' recall through the workbench
+    answers at once (the workbench is the store's owner while it is open).
+    Progress shows in the status bar; the store is held per chunk of
+    :data:`WARM_CHUNK` pages only."""
+
+    def work() -> None:
+        from brainwork.learn.embed import embed_pages
+        from brainwork.store import graph
+
+        emb = load_embedder(app)
+        if emb.lexical:
+            return
+        with app.store.use() as store:
+            ids = [p["id"] for p in graph.list_pages(store)]
+        done = 0
+        for start in range(0, len(ids), WARM_CHUNK):
+            chunk = ids[start : start + WARM_CHUNK]
+            with app.store.exclusive() as store:
+                done += embed_pages(app.config, store, ids=chunk, embedder=emb)
+            if done:
+                app.call_from_thread(setattr, app, "background", ("embedding", start + len(chunk), len(ids)))
+        if done:
+            app.call_from_thread(setattr, app, "background", None)
+
+    app.run_worker(work, name="warm up", group="warm-up", thread=True, exclusive=True, exit_on_error=False)
