@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from brainwork.cli import cli
 from brainwork.tui.app import BrainworkApp
+from brainwork.tui.modals.approve_rule import ApproveRuleScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen, RuleOptions
 from brainwork.tui.modals.reason import ReasonScreen
 from brainwork.tui.screens.rules import RuleList, RulesScreen, RuleText, doctrine_share
@@ -123,6 +124,9 @@ async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> Non
         assert screen.current == CI
         await pilot.press("a")
         await settle(pilot)
+        assert isinstance(app.screen, ApproveRuleScreen)  # the approve step: fields and evidence
+        await pilot.press("ctrl+s")
+        await settle(pilot)
         f = fields(config, CI)
         assert f["status"] == "active" and f["activated"] == "2026-11-01"
         assert len(f["promoted_from"]) == 5
@@ -161,6 +165,9 @@ async def test_edit_in_place_then_approve(config, settle) -> None:
         await pilot.press("escape")
         assert app.focused is screen.query_one(RuleList)
         await pilot.press("a")
+        await settle(pilot)
+        assert app.screen.query_one("#approve-text", Input).value == new  # the in-place edit is pre-filled
+        await pilot.press("ctrl+s")
         await settle(pilot)
         f = fields(config, CI)
         assert f["rule"] == new and f["status"] == "active"
@@ -208,6 +215,11 @@ async def test_supersede_retires_the_older_rule(config, settle) -> None:
         while options.get_option_at_index(options.highlighted).id != BACKUP:
             await pilot.press("j")
         await pilot.press("enter")
+        await settle(pilot)
+        confirm = app.screen
+        assert isinstance(confirm, ApproveRuleScreen) and confirm.older["id"] == BACKUP  # both texts side by side
+        assert "retire" in str(confirm.query_one("#approve-ok").label)
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert fields(config, CI)["status"] == "active"
         assert fields(config, CI)["supersedes"] == f"[[{BACKUP}]]"

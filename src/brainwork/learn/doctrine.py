@@ -105,7 +105,9 @@ def render_rule(rule: Rule) -> str:
     if rule.why:
         tail.append(f"Why: {_one_line(rule.why)}")
     if rule.apply:
-        tail.append(f"Applies to: {_one_line(rule.apply)}")
+        # Drafted rules state a condition ("when a task is tagged tls").
+        condition = _one_line(rule.apply)
+        tail.append(f"Applies {condition}" if condition.lower().startswith("when ") else f"Applies to: {condition}")
     return head + ("\n  " + " ".join(tail) if tail else "")
 
 

@@ -17,10 +17,13 @@ corrections per task before and after it became active
 (:func:`brainwork.learn.effect.rule_effects`) with the numbers, and its
 size in the doctrine (tokens, share of the doctrine and of the budget).
 
-Keys (one each): ``a`` approve (with the edited text if changed; a
-candidate's ``proposed_supersedes`` is honoured, as ``brainwork approve``
-does), ``r`` reject (asks the reason), ``s`` approve superseding an older
-active rule (pick it), ``R`` retire an active rule (asks an optional
+Keys (one each): ``a`` approve — a modal with the title, rule, why and
+apply to edit (the rule pre-filled with the in-place edit) and a checklist
+of the evidence (unchecked corrections go back to the inbox); it retires
+nothing, a candidate's ``proposed_supersedes`` is only shown as a
+suggestion — ``r`` reject (asks the reason), ``s`` approve superseding an
+older active rule (pick it, then the same modal with both texts side by
+side), ``R`` retire an active rule (asks an optional
 reason), ``c`` consolidate, ``o`` open the rule in the graph pane,
 ``enter`` on an evidence row opens that correction's task. Every decision
 is a vault operation (undo with ``u``).
@@ -58,6 +61,7 @@ from brainwork.learn.similarity import mean_pairwise
 from brainwork.store import Store
 from brainwork.store import learning as q
 from brainwork.tui import learning, operations
+from brainwork.tui.modals.approve_rule import ApprovalChoice, ApproveRuleScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen
 from brainwork.tui.modals.reason import ReasonScreen
 from brainwork.tui.screens.base import PaneScreen
@@ -332,10 +336,10 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
     TODAY: str | None = None
 
     BINDINGS = [
-        Binding("a", "approve", "Approve", tooltip="Make the candidate active doctrine (with the edited text)"),
+        Binding("a", "approve", "Approve", tooltip="Edit title, rule, why and apply, choose the evidence, approve (retires nothing)"),
         Binding("e", "edit", "Edit text", tooltip="Edit the candidate's rule text in place (esc: back to the list)"),
         Binding("r", "reject", "Reject", tooltip="Reject the candidate (asks the reason; u undoes)"),
-        Binding("s", "supersede", "Supersede", tooltip="Approve the candidate as replacing an older active rule"),
+        Binding("s", "supersede", "Supersede", tooltip="Pick an older active rule, compare both texts, approve and retire it"),
         Binding("R", "retire", "Retire", tooltip="Retire an active rule (it leaves the doctrine)"),
         Binding("c", "consolidate", "Consolidate", tooltip="Cluster open corrections and draft candidate rules"),
         Binding("o", "open_rule", "Open in graph", show=False, tooltip="Show the rule's page in the graph pane"),
@@ -610,7 +614,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         if rule.get("apply"):
             table.add_row("Applies to", Text(rule["apply"]))
         if rule.get("proposed_supersedes"):
-            table.add_row("Replaces", Text(f"{rule['proposed_supersedes']} (proposed: a approves and retires it)", style="yellow"))
+            table.add_row("Suggested", Text(f"supersede {rule['proposed_supersedes']} (s to choose it; a retires nothing)", style="yellow"))
         if rule.get("supersedes"):
             table.add_row("Supersedes", Text(", ".join(rule["supersedes"])))
         if rule.get("superseded_by"):
@@ -716,19 +720,35 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         return " ".join(text.split()) if text is not None else None
 
     def action_approve(self) -> None:
+        """The approve step: edit the four fields, choose the evidence
+        (:class:`~brainwork.tui.modals.approve_rule.ApproveRuleScreen`);
+        retires nothing."""
+        self._approve_step(None)
+
+    def _approve_step(self, older: str | None) -> None:
         rule = self.rule
-        if rule is None or rule["status"] != "candidate":
+        if rule is None or rule["status"] != "candidate" or self.view is None:
             return
-        rid, text, today = rule["id"], self._edited_text(), self.TODAY
-        if text is not None and not text:
-            self.notify("The rule text is empty; write the rule or undo the edit (ctrl+z).", title="Approve", severity="warning")
+        older_item = self.view.rules.get(older) if older else None
+        if older and older_item is None:
             return
-        operations.run_operation(
-            self.app, "approve rule",
-            lambda config, store: approve(config, store, rid, text=text, today=today),
-            message=self._decided, done=self._to_next_candidate,
-        )
-        self.query_one(RuleList).focus()
+        rid, today = rule["id"], self.TODAY
+        evidence = self.view.evidence.get(rid, [])
+
+        def chosen(choice: ApprovalChoice | None) -> None:
+            if choice is None:
+                return
+            operations.run_operation(
+                self.app, "approve rule",
+                lambda config, store: approve(
+                    config, store, rid, title=choice.title, text=choice.text, why=choice.why, apply=choice.apply,
+                    evidence=choice.evidence, supersedes=choice.supersedes, today=today,
+                ),
+                message=self._decided, done=self._to_next_candidate,
+            )
+            self.query_one(RuleList).focus()
+
+        self.app.push_screen(ApproveRuleScreen(rule, evidence, text=self._edited_text() or None, older=older_item), chosen)
 
     def action_supersede(self) -> None:
         rule = self.rule
@@ -743,22 +763,18 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             self.notify("There is no active rule to supersede; a approves the candidate on its own.",
                         title="Supersede", severity="warning")
             return
-        rid, text, today = rule["id"], self._edited_text(), self.TODAY
+        rid = rule["id"]
 
         def picked(older: str | None) -> None:
-            if older is None:
-                return
-            operations.run_operation(
-                self.app, "approve rule",
-                lambda config, store: approve(config, store, rid, text=text, supersedes=older, today=today),
-                message=self._decided, done=self._to_next_candidate,
-            )
+            if older is not None:
+                self._approve_step(older)
 
         self.app.push_screen(
             PickRuleScreen(
                 f"{rid} supersedes which active rule?", active,
                 preselect=rule.get("proposed_supersedes"),
-                note="The candidate becomes active and the rule you pick is retired (u undoes both).",
+                note="Next: both texts side by side; confirming makes the candidate active and retires the rule you "
+                     "pick (u undoes both).",
             ),
             picked,
         )
@@ -822,6 +838,8 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             text += " — it is in the doctrine now"
             if decision.corrections:
                 text += f"; {_n(len(decision.corrections), 'correction')} promoted"
+            if decision.back:
+                text += f"; {len(decision.back)} back to the inbox"
         if decision.retired and decision.action != "retire":
             text += f"; retired {', '.join(decision.retired)}"
         return text + ".  (u undoes)"

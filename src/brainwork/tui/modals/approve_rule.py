@@ -1,0 +1,199 @@
+"""The approve step of the rules pane: edit, choose the evidence, confirm.
+
+One modal for both decisions on a candidate:
+
+- **approve** (``a``): the four fields a rule page states — title, rule
+  (one imperative sentence), why (one sentence), apply (``when ...``) —
+  pre-filled and editable; below them a checklist of the candidate's
+  evidence corrections, all checked. Checked corrections support the
+  approved text and are promoted; unchecked ones go back to the inbox
+  (``open``, no longer evidence of the rule). A supersession consolidation
+  suggested (``proposed_supersedes:``) is shown as a note only: this
+  approval retires nothing.
+- **supersede** (``s``, after picking the older rule): the same, plus the
+  older rule's text and why beside the new ones (old left, new right), and
+  the confirm button says that the older rule is retired.
+
+``tab``/``shift+tab`` move between the fields, ``enter`` in a field moves
+to the next one, ``space`` toggles the highlighted correction, ``ctrl+s``
+or the confirm button approves, ``esc`` (or Cancel) cancels. Dismisses with
+an :class:`ApprovalChoice` or None; the caller runs the approval as one
+undoable operation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+#: The editable fields: (key, label, placeholder).
+FIELDS = (
+    ("title", "Title", "a complete phrase"),
+    ("text", "Rule", "one imperative sentence"),
+    ("why", "Why", "one sentence"),
+    ("apply", "Applies", "when …"),
+)
+
+
+@dataclass
+class ApprovalChoice:
+    """What the person chose: the four fields as approved (whitespace
+    folded) and ``evidence``, the correction ids to promote (the others go
+    back to the inbox); ``supersedes``: the older rule to retire, or None."""
+
+    title: str
+    text: str
+    why: str
+    apply: str
+    evidence: list[str] = field(default_factory=list)
+    supersedes: str | None = None
+
+
+def side_by_side(older: dict, new: dict) -> Table:
+    """The older rule (left) and the candidate (right): rule and why."""
+    table = Table(expand=True, box=box.MINIMAL, show_edge=False, pad_edge=False, border_style="dim")
+    table.add_column(Text(f"{older['id']} (retired)", style="bold"), ratio=1, overflow="fold")
+    table.add_column(Text(f"{new['id']} (replaces it)", style="bold"), ratio=1, overflow="fold")
+    table.add_row(Text(older.get("text") or "—"), Text(new.get("text") or "—"))
+    table.add_row(Text(older.get("why") or "—", style="dim"), Text(new.get("why") or "—", style="dim"))
+    return table
+
+
+class EvidenceChecklist(SelectionList[str]):
+    """The candidate's evidence; checked ones are promoted."""
+
+    HELP_TITLE = "evidence checklist"
+
+
+class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
+    """``rule``: the candidate's overview item (``id``, ``title``, ``text``,
+    ``why``, ``apply``, ``proposed_supersedes``); ``text``: the rule text
+    edited in the pane (None: the page's); ``evidence``: rows ``{"id",
+    "title", "tasks": [{"title"}], "similarity"}`` in list order; ``older``:
+    for a supersession, the older rule's item (``id``, ``title``, ``text``,
+    ``why``)."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    AUTO_FOCUS = "#approve-title"
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", tooltip="Close without approving"),
+        Binding("ctrl+s", "confirm", "Approve", tooltip="Approve with these fields and the checked evidence"),
+    ]
+
+    def __init__(self, rule: dict, evidence: list[dict], *, text: str | None = None, older: dict | None = None):
+        super().__init__()
+        self.rule = rule
+        self.evidence = evidence
+        self.text = text
+        self.older = older
+
+    def _value(self, key: str) -> str:
+        if key == "text" and self.text is not None:
+            return self.text
+        return " ".join(str(self.rule.get(key) or "").split())
+
+    def compose(self) -> ComposeResult:
+        rid = self.rule["id"]
+        with Vertical(id="approve-dialog"):
+            with VerticalScroll(id="approve-scroll"):
+                for key, label, placeholder in FIELDS:
+                    with Horizontal(classes="approve-row"):
+                        yield Label(label, classes="approve-label")
+                        yield Input(self._value(key), placeholder=placeholder, id=f"approve-{key}", select_on_focus=False)
+                if self.older is not None:
+                    yield Static(side_by_side(self.older, {"id": rid, "text": self._value("text"), "why": self._value("why")}),
+                                 id="approve-sides")
+                elif self.rule.get("proposed_supersedes"):
+                    yield Static(
+                        Text(f"Consolidation suggested it supersedes {self.rule['proposed_supersedes']}. This approval "
+                             "retires nothing; use s (supersede) to replace that rule.", style="yellow"),
+                        id="approve-suggestion",
+                    )
+                yield Static(self._evidence_head(), id="approve-evidence-head")
+                yield EvidenceChecklist(*[self._selection(r) for r in self.evidence], id="approve-evidence")
+            yield Static("", id="approve-problem")
+            with Horizontal(id="approve-buttons"):
+                yield Button("Cancel", id="approve-cancel")
+                label = f"Approve, retire {self.older['id'].rsplit('/', 1)[-1]}" if self.older else "Approve"
+                yield Button(label, id="approve-ok", variant="warning" if self.older else "primary")
+
+    def _evidence_head(self) -> Text:
+        text = Text()
+        text.append("Evidence ", style="bold")
+        if not self.evidence:
+            text.append("none recorded", style="dim")
+        else:
+            text.append("checked: supports this rule, promoted · unchecked: back to the inbox (space toggles)", style="dim")
+        return text
+
+    @staticmethod
+    def _selection(row: dict) -> Selection:
+        label = Text(row.get("title") or row["id"], overflow="ellipsis", no_wrap=True)
+        task = row["tasks"][0]["title"] if row.get("tasks") else None
+        if task:
+            label.append(f"  · {task}", style="dim")
+        if row.get("similarity") is not None:
+            label.append(f"  sim {row['similarity']:.2f}", style="dim")
+        return Selection(label, row["id"], True)
+
+    def on_mount(self) -> None:
+        dialog = self.query_one("#approve-dialog")
+        verb = "Supersede" if self.older else "Approve"
+        dialog.border_title = f"{verb} {self.rule['id']}"
+        dialog.border_subtitle = "tab moves · space toggles · ctrl+s approves · esc cancels · u undoes afterwards"
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.focus_next()
+
+    @on(Input.Changed)
+    def _refresh_sides(self, event: Input.Changed) -> None:
+        if self.older is None or event.input.id not in ("approve-text", "approve-why"):
+            return
+        new = {"id": self.rule["id"], "text": self._typed("text"), "why": self._typed("why")}
+        self.query_one("#approve-sides", Static).update(side_by_side(self.older, new))
+
+    def _typed(self, key: str) -> str:
+        return " ".join(self.query_one(f"#approve-{key}", Input).value.split())
+
+    def choice(self) -> ApprovalChoice | str:
+        """The choice as the form stands, or a problem to show."""
+        values = {key: self._typed(key) for key, _, _ in FIELDS}
+        empty = [label for key, label, _ in FIELDS if not values[key]]
+        if empty:
+            return f"{', '.join(empty)} cannot be empty (esc cancels)."
+        chosen = list(self.query_one(EvidenceChecklist).selected)
+        if self.evidence and not chosen:
+            return "Keep at least one correction as evidence, or reject the candidate instead (r)."
+        order = [r["id"] for r in self.evidence]
+        chosen.sort(key=order.index)
+        return ApprovalChoice(**values, evidence=chosen, supersedes=self.older["id"] if self.older else None)
+
+    def action_confirm(self) -> None:
+        result = self.choice()
+        if isinstance(result, str):
+            problem = self.query_one("#approve-problem", Static)
+            problem.update(result)
+            problem.display = True
+            return
+        self.dismiss(result)
+
+    @on(Button.Pressed, "#approve-ok")
+    def _ok(self) -> None:
+        self.action_confirm()
+
+    @on(Button.Pressed, "#approve-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,99 @@
+"""The approve step of the rules pane (real model, copy of sample_vault/):
+the four fields edited in one modal, the evidence checklist (unchecked
+corrections go back to the inbox), and a suggested supersession that a
+plain approve does not apply."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from brainwork.tui.app import BrainworkApp
+from brainwork.tui.modals.approve_rule import ApproveRuleScreen, EvidenceChecklist
+from brainwork.tui.screens.rules import RulesScreen
+from brainwork.vault.edit import frontmatter_fields, set_field
+from learning_support import copy_template, learning_template
+
+SIZE = (120, 40)
+CI = "rules/read-ci-log-before-rerun"
+BACKUP = "rules/backup-and-dry-run-before-migration"
+RACE = "corrections/2026-09-15-retry-masked-race"
+
+
+@pytest.fixture
+def config(tmp_path_factory, tmp_path, monkeypatch):
+    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
+    return copy_template(learning_template(tmp_path_factory), tmp_path)
+
+
+def fields(config, page: str) -> dict:
+    return frontmatter_fields((config.vault / f"{page}.md").read_text(encoding="utf-8"))
+
+
+async def open_rules(pilot, settle) -> RulesScreen:
+    await settle(pilot)
+    await pilot.press("5")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, RulesScreen)
+    return pilot.app.screen
+
+
+async def test_edit_four_fields_and_drop_evidence_in_one_step(config, settle) -> None:
+    app = BrainworkApp(config)
+    new = {
+        "title": "Read the failing job's log before any re-run",
+        "text": "Read the failing job's log and state the cause before re-running it.",
+        "why": "Re-runs until green hid real bugs.",
+        "apply": "when a CI job fails",
+    }
+    before = (config.vault / f"{RACE}.md").read_bytes()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        assert screen.current == CI
+        await pilot.press("a")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ApproveRuleScreen)
+        assert modal.query_one("#approve-title", Input).value == screen.rule["title"]
+        checklist = modal.query_one(EvidenceChecklist)
+        assert sorted(checklist.selected) == sorted(screen.rule["evidence"])  # all checked by default
+        for key, value in new.items():
+            modal.query_one(f"#approve-{key}", Input).value = value
+        checklist.focus()
+        while checklist.get_option_at_index(checklist.highlighted).value != RACE:
+            await pilot.press("down")
+        await pilot.press("space")
+        assert RACE not in checklist.selected
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        f = fields(config, CI)
+        assert (f["title"], f["rule"], f["why"], f["apply"], f["status"]) == (
+            new["title"], new["text"], new["why"], new["apply"], "active")
+        assert f"[[{RACE}]]" not in f["promoted_from"] and len(f["promoted_from"]) == 4
+        assert fields(config, RACE)["status"] == "open"  # back in the inbox
+        assert screen.view.rules[CI]["status"] == "active"
+        await pilot.press("u")  # one operation: undo restores the correction too
+        await settle(pilot)
+        assert fields(config, CI)["status"] == "candidate"
+    assert (config.vault / f"{RACE}.md").read_bytes() == before
+
+
+async def test_a_suggested_supersession_is_only_shown(config, settle) -> None:
+    path = config.vault / f"{CI}.md"
+    path.write_text(set_field(path.read_text(encoding="utf-8"), "proposed_supersedes", f"[[{BACKUP}]]"), encoding="utf-8")
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        assert screen.current == CI
+        await pilot.press("a")
+        await settle(pilot)
+        assert "retires nothing" in str(app.screen.query_one("#approve-suggestion").render())
+        await pilot.press("escape")  # cancel: nothing written
+        await settle(pilot)
+        assert fields(config, CI)["status"] == "candidate"
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert fields(config, CI)["status"] == "active"
+        assert fields(config, BACKUP)["status"] == "active"  # a plain approve retired nothing
