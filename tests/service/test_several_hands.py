@@ -187,3 +187,28 @@ def test_sigkilled_captures_lose_and_double_nothing(sample_vault_copy):
     assert out.returncode == 0, out.stderr
     logged = [op["details"].get("page") for op in json.loads(out.stdout) if op["kind"] == "capture"]
     assert len(logged) == len(set(logged)) == 24
+
+
+async def test_serve_hands_the_store_to_the_workbench_and_takes_it_back(serving):
+    """The person opens the workbench while ``serve`` runs: serve lets go of
+    the store, the workbench owns it, and serve owns it again once the
+    workbench has closed."""
+    from brainwork.tui.app import BrainworkApp
+
+    vault, proc = serving
+    config = load_config(vault)
+    app = BrainworkApp(config)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert await _until(lambda: app.owner is not None and app.indexed, 120, pilot)
+        assert app.store_error == ""
+        st = owner.status(config)
+        assert st is not None and st.kind == "workbench"
+        code, out, err = await _arun("--vault", str(vault), "doctrine")
+        assert code == 0, err
+    assert proc.poll() is None  # serve waited, it did not stop
+    deadline = time.monotonic() + 60
+    while (st := owner.status(config)) is None or st.kind != "serve":
+        assert time.monotonic() < deadline, "serve did not take the store back"
+        time.sleep(0.2)
+    out = _run("--vault", str(vault), "doctrine")
+    assert out.returncode == 0, out.stderr

@@ -60,15 +60,19 @@ def _follow(config: Config, handle, stop: threading.Event, freshness):
     return watcher
 
 
-@click.command("serve")
-@click.option("--no-model", is_flag=True, help="Do not load the embedding model ahead of the first recall.")
-@vault_options
-def serve_cmd(config: Config, no_model: bool) -> None:
-    """Hold the vault's store and answer other brainwork commands on a local socket.
+#: Seconds ``serve`` leaves the store alone after handing it to the workbench,
+#: so the workbench has time to open it (it does within a second or two).
+YIELD_GRACE_SECONDS = 15.0
+#: How often a yielded ``serve`` checks whether the store is free again.
+RECLAIM_POLL_SECONDS = 1.0
 
-    Run it (or keep the workbench open) so that agents' commands answer at
-    once: doctrine, recall with the model already loaded, check, show, rules,
-    log. Stops on ctrl+c or SIGTERM.
+
+def _own(config: Config, no_model: bool, quit_: threading.Event) -> bool:
+    """Hold the store until ``quit_`` is set (returns False) or the workbench
+    asks for it (returns True: the store has been let go).
+
+    Raises:
+        StoreBusy: another process holds the store.
     """
     from brainwork.cli.served import run_request
     from brainwork.index.sync import sync
@@ -77,19 +81,19 @@ def serve_cmd(config: Config, no_model: bool) -> None:
     from brainwork.service.freshness import Freshness
     from brainwork.service.handle import StoreHandle
 
-    live = owner.status(config)
-    if live is not None:
-        raise UserError(f"{owner.describe(config)} already serves {config.vault}")
     handle = StoreHandle(config)
-    try:
-        handle.open()
-    except StoreBusy:
-        raise UserError(f"the store {config.store} is held by another brainwork process; stop it first") from None
-    stop = threading.Event()
+    handle.open()
+    done = threading.Event()  # this session's end: quit, or yielded
+    yielded = threading.Event()
+
+    def give_way() -> None:
+        yielded.set()
+        done.set()
+
     server = watcher = None
     try:
         freshness = Freshness()
-        watcher = _follow(config, handle, stop, freshness)  # before the first sync: nothing slips between
+        watcher = _follow(config, handle, done, freshness)  # before the first sync: nothing slips between
         generation = freshness.begin()
         with handle.exclusive() as store:
             message = recover(config, store)
@@ -97,24 +101,64 @@ def serve_cmd(config: Config, no_model: bool) -> None:
                 echo(f"brainwork: {message}", err=True)
             report = sync(config, store)
         freshness.synced(generation)
-        server = owner.OwnerServer(config, partial(run_request, config, handle, freshness=freshness), kind="serve")
+        server = owner.OwnerServer(config, partial(run_request, config, handle, freshness=freshness), kind="serve",
+                                   on_yield=give_way)
         server.start()
         if not no_model:
             from brainwork.learn.embed import get_embedder
 
             threading.Thread(target=get_embedder, args=(config,), name="load-model", daemon=True).start()
         echo(f"brainwork serve: {config.vault} ({report.pages} pages) on {server.path}; ctrl+c stops", err=True)
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            signal.signal(sig, lambda *_: stop.set())
-        while not stop.wait(1.0):
-            pass
+        while not done.wait(0.5):
+            if quit_.is_set():
+                done.set()
     finally:
-        stop.set()
+        done.set()
         if watcher is not None:
             watcher.stop()
         if server is not None:
             server.stop()
         handle.close()
+    return yielded.is_set() and not quit_.is_set()
+
+
+@click.command("serve")
+@click.option("--no-model", is_flag=True, help="Do not load the embedding model ahead of the first recall.")
+@vault_options
+def serve_cmd(config: Config, no_model: bool) -> None:
+    """Hold the vault's store and answer other brainwork commands on a local socket.
+
+    Run it (or keep the workbench open) so that agents' commands answer at
+    once: doctrine, recall with the model already loaded, check, show, rules,
+    log. When the workbench opens the vault, serve hands it the store and
+    takes it back once the workbench closes. Stops on ctrl+c or SIGTERM.
+    """
+    import time
+
+    from brainwork.service import owner
+
+    if owner.status(config) is not None:
+        raise UserError(f"{owner.describe(config)} already serves {config.vault}")
+    quit_ = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda *_: quit_.set())
+    first = True
+    while not quit_.is_set():
+        try:
+            handed_over = _own(config, no_model, quit_)
+        except StoreBusy:
+            if first:
+                raise UserError(f"the store {config.store} is held by another brainwork process; stop it first") from None
+            handed_over = True  # the workbench still has it
+        first = False
+        if not handed_over:
+            break
+        echo("brainwork serve: the workbench has the store; taking it back when it closes", err=True)
+        quit_.wait(YIELD_GRACE_SECONDS)
+        while not quit_.is_set() and owner.status(config) is not None:
+            quit_.wait(RECLAIM_POLL_SECONDS)
+        if not quit_.is_set():
+            time.sleep(RECLAIM_POLL_SECONDS)
     echo("brainwork serve: stopped", err=True)
 
 

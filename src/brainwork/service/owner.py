@@ -62,7 +62,9 @@ class OwnerGone(UserError):
 class Request:
     """One command for the owner: ``argv`` as typed after ``brainwork``;
     ``stdin`` the text the command may read (None: no stdin); ``op`` is
-    ``"run"`` for a command, ``"status"`` for :class:`OwnerStatus`."""
+    ``"run"`` for a command, ``"status"`` for :class:`OwnerStatus`,
+    ``"yield"`` to ask a ``serve`` owner to let go of the store (the workbench
+    opening the vault)."""
 
     argv: list[str] = field(default_factory=list)
     stdin: str | None = None
@@ -163,6 +165,31 @@ def status(config: Config) -> OwnerStatus | None:
         return None
 
 
+def ask_to_yield(config: Config, timeout: float = 30.0) -> bool:
+    """Ask the store's owner to let go of it and wait until it has (its
+    socket gone). True when the store is free now; False when there is no
+    owner that yields (the workbench does not) or it did not in time."""
+    import time
+
+    sock = _connect(socket_path(config))
+    if sock is None:
+        return False
+    try:
+        data = _exchange(sock, Request(op="yield"), CONNECT_TIMEOUT)
+    except (OSError, ValueError, OwnerGone):
+        return False
+    if not data.get("yielding"):
+        return False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        probe = _connect(socket_path(config))
+        if probe is None:
+            return True
+        probe.close()
+        time.sleep(0.1)
+    return False
+
+
 def _peer_uid(sock: socket.socket) -> int | None:
     """The connecting process's user id (Linux ``SO_PEERCRED``), or None
     where the platform does not say."""
@@ -181,16 +208,28 @@ class _Handler(socketserver.StreamRequestHandler):
         if uid is not None and uid != os.getuid():
             return  # another user: close without an answer
         line = self.rfile.readline(MAX_REQUEST_BYTES)
+        if not line.strip():
+            return  # a liveness probe: connected, sent nothing
         try:
             data = json.loads(line)
             request = Request(**data)
         except (ValueError, TypeError):
             reply = Reply(stderr="brainwork: error: malformed request to the store's owner\n", exit_code=2)
-            self.wfile.write(json.dumps(asdict(reply)).encode("utf-8") + b"\n")
+            try:
+                self.wfile.write(json.dumps(asdict(reply)).encode("utf-8") + b"\n")
+            except OSError:
+                pass
             return
         owner = self.server.owner
         if request.op == "status":
             answer: dict = asdict(owner.status)
+        elif request.op == "yield":
+            answer = {"yielding": owner.on_yield is not None}
+            self.wfile.write(json.dumps(answer).encode("utf-8") + b"\n")
+            self.wfile.flush()
+            if owner.on_yield is not None:
+                owner.on_yield()
+            return
         else:
             reply = owner.run(request)
             answer = asdict(reply)
@@ -221,13 +260,17 @@ class OwnerServer:
         kind: ``"workbench"`` or ``"serve"`` (for :func:`status`).
         on_reply: called after each request on the request's thread
             (e.g. the workbench refreshes its views when ``reply.changed``).
+        on_yield: called when another process asks for the store
+            (:func:`ask_to_yield`); None: this owner keeps it.
     """
 
     def __init__(self, config: Config, run: Callable[[Request], Reply], *, kind: str,
-                 on_reply: Callable[[Request, Reply], None] | None = None):
+                 on_reply: Callable[[Request, Reply], None] | None = None,
+                 on_yield: Callable[[], None] | None = None):
         self.config = config
         self.run = run
         self.on_reply = on_reply
+        self.on_yield = on_yield
         self.path = socket_path(config)
         self.status = OwnerStatus(kind, os.getpid(), str(config.vault), str(config.store))
         self._server: _Server | None = None

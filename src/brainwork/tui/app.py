@@ -55,6 +55,10 @@ from brainwork.service.freshness import Freshness
 from brainwork.service.owner import OwnerServer
 from brainwork.tui.themes import DEFAULT_THEME, load_themes, theme_folders
 
+#: Seconds the workbench waits for ``brainwork serve`` to close the store
+#: it agreed to hand over (it finishes the requests it is answering first).
+YIELD_WAIT_SECONDS = 30.0
+
 #: Progress messages from the indexer are coalesced to at most one per this
 #: many seconds (the status bar need not redraw for every file).
 PROGRESS_INTERVAL = 0.1
@@ -212,7 +216,24 @@ class BrainworkApp(App[None]):
     def _open_store(self) -> None:
         from brainwork.ops.changeset import recover
 
-        self.store.open()
+        try:
+            self.store.open()
+        except StoreBusy:
+            # ``brainwork serve`` hands the store over and takes it back once
+            # the workbench closes; any other holder keeps it (reported).
+            from brainwork.service import owner
+
+            if not owner.ask_to_yield(self.config):
+                raise
+            deadline = time.monotonic() + YIELD_WAIT_SECONDS
+            while True:
+                try:
+                    self.store.open()
+                    break
+                except StoreBusy:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
         # An operation interrupted by a crash is finished or rolled back
         # before anything reads the vault (docs/operations.md).
         with self.store.exclusive() as store:
