@@ -144,6 +144,11 @@ Keys greyed in the footer are unavailable right now (e.g. Back with no history).
 The command palette (`ctrl+p`) finds any page by fuzzy title, alias or id
 (`page: …`) and offers namespaced commands: `pane: …`, `theme: …`, `filter: …`,
 `graph: …`, `index: …`, `learn: …`, `app: …`. Typing a namespace (`theme:`) narrows the list.
+
+Dialogs keep their keys in their border: in the rules pane's approve step (`a`; `s` after
+picking the older rule) `tab`/`shift+tab` move between title, rule, why, apply and the
+evidence checklist, `enter` in a field moves to the next one, `space` toggles the highlighted
+correction (unchecked ones go back to the inbox), `ctrl+s` approves, `esc` cancels.
 """
 
 
