@@ -29,6 +29,31 @@ MAX_YAML_VALUES = 100_000
 #: it (0: fail at once).
 STORE_BUSY_WAIT_SECONDS = 10.0
 
+# -- agent hooks (brainwork.agents.hooks) -----------------------------------
+#: Claude Code replaces a hook's output over 10,000 characters with a short
+#: preview and a file path, without telling the model (anthropics/claude-code
+#: #42369, #84021); a hook's context never exceeds this (characters).
+HOOK_CONTEXT_MAX_CHARS = 10_000
+#: Share of a prompt hook's context kept for recall's prior work; the doctrine
+#: gets the rest (characters; recall's own default answer is 4,000, of which
+#: the prior tasks are the last 40%).
+HOOK_RECALL_CHARS = 3_000
+#: Less room than this left for recall, and the prompt hook does not ask for it
+#: (characters: about two prior-task lines).
+HOOK_RECALL_MIN_CHARS = 400
+#: A prompt of at most this many words, every one an acknowledgement ("ok",
+#: "thanks", "yes go on"), is trivial: the prompt hook stays silent (words).
+TRIVIAL_PROMPT_MAX_WORDS = 6
+#: Seconds a hook waits for the store's owner to answer: past it the hook
+#: gives up for this turn rather than hold the session (Claude Code's own
+#: hook timeout is 60 s).
+HOOK_OWNER_TIMEOUT_SECONDS = 8.0
+#: Seconds a hook waits for a store another one-shot brainwork process holds.
+HOOK_STORE_WAIT_SECONDS = 2.0
+#: A proposed correction quotes at most this much of the person's turn
+#: (characters).
+PROPOSAL_QUOTE_CHARS = 600
+
 
 @dataclass(frozen=True)
 class Thresholds:

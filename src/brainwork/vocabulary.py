@@ -47,7 +47,10 @@ TYPE_FIELDS: dict[str, dict[str, tuple[str, ...] | None]] = {
         "wrong": None,
         "correct": None,
         "why": None,
-        "status": ("open", "clustered", "promoted", "dismissed"),
+        # ``proposed``: drafted by a session hook from the person's own words;
+        # it waits in the inbox until a person confirms it (-> open) or
+        # dismisses it, and consolidation never reads it.
+        "status": ("open", "clustered", "promoted", "dismissed", "proposed"),
     },
     "artifact": {"location": None, "kind": None},
     "rule": {
@@ -65,6 +68,12 @@ COMMON_FIELDS: tuple[str, ...] = ("title", "aliases", "tags", "created", "update
 PAGE_SOURCES: tuple[str, ...] = ("agent", "manual")
 
 CORRECTION_STATUSES = TYPE_FIELDS["correction"]["status"]
+#: The status of a correction a session hook drafted and no person confirmed yet.
+PROPOSED = "proposed"
+#: Frontmatter key naming the agent session a page was captured from (a
+#: Claude Code ``session_id``), so a later capture of the same session
+#: updates that page instead of writing a second one.
+SESSION_KEY = "session"
 RULE_STATUSES = TYPE_FIELDS["rule"]["status"]
 TASK_OUTCOMES = TYPE_FIELDS["task"]["outcome"]
 

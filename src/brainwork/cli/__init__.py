@@ -27,6 +27,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "brainwork.cli.learn": ("capture", "embed", "recall"),
     "brainwork.cli.consolidation": ("consolidate", "rules", "approve", "reject", "retire", "doctrine", "replay"),
     "brainwork.cli.serve": ("serve",),
+    "brainwork.cli.hook": ("hook",),
     "brainwork.cli.search": ("search",),
     "brainwork.cli.mcp": ("mcp",),
 }

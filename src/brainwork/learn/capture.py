@@ -46,7 +46,7 @@ from brainwork.ops.journal import create_new_file
 from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
 from brainwork.vault.resolve import page_id
 from brainwork.vault.write import safe_rel_path, slugify
-from brainwork.vocabulary import EDGE_KEYS, TYPE_FIELDS
+from brainwork.vocabulary import EDGE_KEYS, PROPOSED, SESSION_KEY, TYPE_FIELDS
 
 if TYPE_CHECKING:
     from brainwork.store import Store
@@ -76,8 +76,10 @@ TITLE_FROM: dict[str, tuple[str, ...]] = {
 }
 #: Convenience keys accepted in the JSON object / options -> the edge key written.
 ALIASES: dict[str, str] = {"task": "corrects"}
-#: Keys besides type fields and edge keys.
-COMMON_KEYS = ("title", "tags", "aliases", "body", "created", "source", "type")
+#: Keys besides type fields and edge keys. ``session``: the agent session the
+#: record comes from (a session hook finds its page again by it); ``turn``:
+#: which of the session's user turns a proposed correction quotes.
+COMMON_KEYS = ("title", "tags", "aliases", "body", "created", "source", "type", SESSION_KEY, "turn")
 TITLE_MAX = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BOOL = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
@@ -212,6 +214,12 @@ def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data:
     wrong/correct/why, no title to be had, or a referenced page that does
     not exist. See :func:`capture` for the keys of ``data``.
     """
+    return _build(config, find, type_, data, today, proposal=False)
+
+
+def _build(config: Config, find, type_: str, data: dict, today: date | None, *, proposal: bool):
+    """:func:`plan`; with ``proposal`` a correction is built as proposed
+    (:func:`propose_correction`) instead of open."""
     if type_ not in FOLDERS:
         raise UserError(f"cannot capture a {type_!r}; types: {', '.join(CAPTURE_TYPES)}")
     if not isinstance(data, dict):
@@ -237,7 +245,15 @@ def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data:
             raise UserError(f"{key} must be one of {', '.join(allowed)}; got {value!r}")
         if value:
             fields[key] = value
-    if type_ == "correction":
+    if proposal:
+        if type_ != "correction":
+            raise UserError("only a correction can be proposed")
+        if not fields.get("wrong"):
+            raise UserError("a proposed correction needs the person's words (wrong)")
+        if fields.get("status", PROPOSED) != PROPOSED:
+            raise UserError("a proposed correction starts proposed (a person confirms it to open)")
+        fields["status"] = PROPOSED
+    elif type_ == "correction":
         missing = [k for k in CORRECTION_REQUIRED if not fields.get(k)]
         if missing:
             raise UserError(
@@ -267,6 +283,10 @@ def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data:
         date.fromisoformat(created)
     except ValueError:
         raise UserError(f"created must be a real date YYYY-MM-DD, got {created!r}") from None
+    session = _text(data.get(SESSION_KEY), SESSION_KEY)
+    turn = _text(data.get("turn"), "turn")
+    if turn and not turn.isdigit():
+        raise UserError(f"turn must be a whole number, got {turn!r}")
     source = _text(data.get("source"), "source") or "agent"
     if source not in ("agent", "manual"):
         raise UserError(f"source must be agent or manual, got {source!r}")
@@ -309,6 +329,10 @@ def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data:
     if tags:
         lines.append(f"tags: [{', '.join(_q(t) for t in tags)}]")
     lines.append(f"source: {source}")
+    if session:
+        lines.append(f"{SESSION_KEY}: {_q(session)}")
+    if turn:
+        lines.append(f"turn: {int(turn)}")
     for key, value in fields.items():
         allowed = spec[key]
         plain = allowed is not None or key == "right_choice"
@@ -330,7 +354,9 @@ def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data:
         meta = parse_yaml(split.yaml_text or "")
     except FrontmatterError as exc:
         raise RuntimeError(f"capture built a page that does not read back: {exc}") from None
-    if split.yaml_text is None or str(meta.get("title")) != title or meta.get("type") != type_ or any(
+    if split.yaml_text is None or str(meta.get("title")) != title or meta.get("type") != type_ or (
+        session and str(meta.get(SESSION_KEY)) != session
+    ) or any(
         (str(meta.get(k)).lower() if k == "right_choice" else str(meta.get(k))) != v for k, v in fields.items()
     ):
         raise RuntimeError(f"capture built a page that does not read back: {meta}")
@@ -364,10 +390,35 @@ def capture(config: Config, store: "Store | None", type_: str, data: dict, today
             written.
     """
     rel, text, links, title = plan(config, VaultNames(config).find, type_, data, today)
+    return _write(config, store, type_, rel, text, links, title, "capture")
+
+
+def propose_correction(config: Config, data: dict, today: date | None = None, names: VaultNames | None = None) -> CaptureResult:
+    """Write one *proposed* correction: drafted by a session hook from the
+    person's own words, not yet a lesson anyone stated.
+
+    ``data`` as for :func:`capture` of a correction, except that only
+    ``wrong`` (the person's words) is required: ``correct`` and ``why`` are
+    left for the person. The page gets ``status: proposed``; it waits in the
+    inbox until a person confirms it (:func:`brainwork.learn.inbox.confirm_correction`:
+    wrong, correct and why filled in, status open) or dismisses it.
+    Consolidation reads only unresolved corrections, never proposed ones.
+    Written like a capture (store-free, atomic, idempotent, undoable once
+    the store's holder adopts it; kind ``propose-correction``).
+
+    Raises:
+        UserError: no ``wrong``, a status other than proposed, or a
+            referenced page that does not exist.
+    """
+    rel, text, links, title = _build(config, (names or VaultNames(config)).find, "correction", data, today, proposal=True)
+    return _write(config, None, "correction", rel, text, links, title, "propose-correction")
+
+
+def _write(config: Config, store, type_: str, rel: str, text: str, links, title: str, kind: str) -> CaptureResult:
     folder, _, name = rel.rpartition("/")
     rel, _created = create_new_file(
         config, folder, name[: -len(".md")], text.encode("utf-8"),
-        kind="capture", summary=f"capture {type_} {page_id(rel)}",
+        kind=kind, summary=f"{kind} {type_} {page_id(rel)}",
         details={"page": page_id(rel), "type": type_},
     )
     op_id = 0

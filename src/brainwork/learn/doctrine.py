@@ -43,11 +43,15 @@ class DoctrineRule:
     block: str
     chars: int
     tokens: int
+    #: How many corrections the rule was drafted or promoted from (its
+    #: evidence): a session hook that cannot load every rule keeps the most
+    #: corrected ones.
+    evidence: int = 0
 
     def to_json(self) -> dict:
         return {
             "id": self.id, "title": self.title, "rule": self.rule, "why": self.why, "apply": self.apply,
-            "activated": self.activated, "tokens": self.tokens,
+            "activated": self.activated, "tokens": self.tokens, "evidence": self.evidence,
         }
 
 
@@ -100,13 +104,19 @@ def render_rule(rule: Rule) -> str:
         - **Title** (rules/id): the rule text
           Why: ... Applies to: ...
     """
-    head = f"- **{_one_line(rule.title)}** ({rule.id}): {_one_line(rule.text) or _one_line(rule.title)}"
+    return render_block(rule.id, rule.title, rule.text, rule.why, rule.apply)
+
+
+def render_block(id: str, title: str, text: str, why: str = "", apply: str = "") -> str:
+    """:func:`render_rule` from a rule's fields (e.g. those of
+    ``brainwork doctrine --format json``)."""
+    head = f"- **{_one_line(title)}** ({id}): {_one_line(text) or _one_line(title)}"
     tail = []
-    if rule.why:
-        tail.append(f"Why: {_one_line(rule.why)}")
-    if rule.apply:
+    if why:
+        tail.append(f"Why: {_one_line(why)}")
+    if apply:
         # Drafted rules state a condition ("when a task is tagged tls").
-        condition = _one_line(rule.apply)
+        condition = _one_line(apply)
         tail.append(f"Applies {condition}" if condition.lower().startswith("when ") else f"Applies to: {condition}")
     return head + ("\n  " + " ".join(tail) if tail else "")
 
@@ -130,7 +140,8 @@ def _render(rules: list[Rule], budget: int) -> Doctrine:
     items = []
     for r in rules:
         block = render_rule(r)
-        items.append(DoctrineRule(r.id, r.title, r.text, r.why, r.apply, r.activated, block, len(block) + 1, tokens_of(block + "\n")))
+        items.append(DoctrineRule(r.id, r.title, r.text, r.why, r.apply, r.activated, block, len(block) + 1,
+                                  tokens_of(block + "\n"), len(r.evidence)))
     if items:
         text = f"{HEADER} ({len(items)})\n{INTRO}\n\n" + "\n".join(i.block for i in items) + "\n"
     else:
@@ -164,11 +175,21 @@ def doctrine_from_vault(config: Config, budget: int | None = None) -> Doctrine:
         if page.type != "rule" or page.fields.get("status") != "active":
             continue
         fields = page.fields
+        # Evidence, approximately as the store reads it without resolving
+        # links: promoted_from: links, and frontmatter related:/evidence:
+        # links into a corrections folder.
+        evidence = sorted({
+            link.target for link in page.links
+            if link.where == "frontmatter" and (
+                (link.edge == "promoted_to" and link.reverse)
+                or (link.edge == "related" and "correction" in link.target.lower()))
+        })
         rules.append(Rule(
             id=page.id, path=page.path, title=page.title, status="active",
             text=_one_line(fields.get("rule")), why=_one_line(fields.get("why")), apply=_one_line(fields.get("apply")),
             created=fields.get("created") if isinstance(fields.get("created"), str) else None,
             activated=fields.get("activated") if isinstance(fields.get("activated"), str) else None,
+            evidence=evidence,
         ))
     rules.sort(key=lambda r: (r.activated or "", r.id))
     return _render(rules, budget)

@@ -4,9 +4,14 @@ dismissing one (undoable).
 
 What counts as *open* here: a correction whose status is ``open``,
 ``clustered`` or missing — :data:`brainwork.learn.consolidate.UNRESOLVED`,
-the corrections the next consolidation pass reads. ``promoted`` (it is
-evidence of an active rule) and ``dismissed`` (a person withdrew it) are
-handled and leave the inbox.
+the corrections the next consolidation pass reads — and ``proposed``: a
+correction a session hook drafted from the person's own words
+(:func:`brainwork.learn.capture.propose_correction`), which waits here until
+a person confirms it (:func:`confirm_correction`: wrong, correct and why
+written, status open, so the next pass reads it) or dismisses it.
+Consolidation never reads a proposed one. ``promoted`` (it is evidence of
+an active rule) and ``dismissed`` (a person withdrew it) are handled and
+leave the inbox.
 
 A correction's *cluster* is the cluster of the last consolidation pass that
 holds it (:func:`brainwork.learn.consolidate.cluster_of`); independently, the
@@ -31,6 +36,10 @@ from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.store import learning as q
 from brainwork.vault.edit import set_field
+from brainwork.vocabulary import PROPOSED
+
+#: What the inbox lists: the unresolved corrections and the proposed ones.
+WAITING = UNRESOLVED + (PROPOSED,)
 
 
 @dataclass
@@ -79,7 +88,7 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
     """The unresolved corrections (every correction with ``include_handled``),
     newest first (``created`` descending, then id descending; undated last).
     """
-    rows = q.corrections(store, None if include_handled else UNRESOLVED)
+    rows = q.corrections(store, None if include_handled else WAITING)
     titles = {t["id"]: t["title"] for t in q.tasks(store)}
     clusters = cluster_of(store)
     rule_rows = {r["id"]: r for r in q.rules(store)}
@@ -138,8 +147,8 @@ def dismiss_correction(
     if cid not in rows:
         raise UserError(f"{cid} is not a correction page (type: correction)")
     corr = rows[cid]
-    if corr["status"] not in UNRESOLVED:
-        raise UserError(f"{cid} is already {corr['status']}; only open or clustered corrections can be dismissed")
+    if corr["status"] not in WAITING:
+        raise UserError(f"{cid} is already {corr['status']}; only open, clustered or proposed corrections can be dismissed")
     day = today.isoformat() if isinstance(today, date) else (today or date.today().isoformat())
     why = _one_line(reason)
 
@@ -153,4 +162,50 @@ def dismiss_correction(
     return changeset.apply(
         config, store, "dismiss-correction", f"dismiss {cid}" + (f": {why}" if why else ""), edits.changes(),
         details={"correction": cid, "reason": why},
+    )
+
+
+def confirm_correction(
+    config: Config,
+    store: Store,
+    name: str,
+    wrong: str,
+    correct: str,
+    why: str,
+) -> changeset.Operation:
+    """Confirm proposed correction ``name`` as a lesson: the person states
+    what was wrong, the correct behaviour and why it matters (the proposal
+    quoted their words; the body keeps the quote). Its page gets those three
+    fields and ``status: open``, so the next consolidation pass reads it.
+    One undoable operation (kind ``confirm-correction``).
+
+    Raises:
+        PageNotFound: no such page.
+        UserError: the page is not a proposed correction, one of the three
+            is empty, or its file changed meanwhile.
+    """
+    from brainwork.learn.capture import CORRECTION_REQUIRED
+
+    cid = graph.find_page(store, name)
+    rows = {c["id"]: c for c in q.corrections(store)}
+    if cid not in rows:
+        raise UserError(f"{cid} is not a correction page (type: correction)")
+    corr = rows[cid]
+    if corr["status"] != PROPOSED:
+        raise UserError(f"{cid} is {corr['status'] or 'without a status'}, not proposed; only a proposed correction is confirmed")
+    values = {"wrong": _one_line(wrong), "correct": _one_line(correct), "why": _one_line(why)}
+    missing = [k for k in CORRECTION_REQUIRED if not values[k]]
+    if missing:
+        raise UserError(f"a confirmed correction needs what was wrong, the correct behaviour and why; missing: {', '.join(missing)}")
+
+    def edit(text: str) -> str:
+        for key in CORRECTION_REQUIRED:
+            text = set_field(text, key, values[key])
+        return set_field(text, "status", "open")
+
+    edits = Edits(config)
+    edits.edit(corr["path"], edit)
+    return changeset.apply(
+        config, store, "confirm-correction", f"confirm {cid}", edits.changes(),
+        details={"correction": cid},
     )

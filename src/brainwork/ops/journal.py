@@ -194,3 +194,72 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
         _fsync_dir(parent)
         return rel, True
     raise UserError(f"no free file name for {base}{ext}")
+
+
+def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind: str, summary: str,
+                 details: dict) -> bool:
+    """Replace vault file ``rel`` holding exactly ``before`` with ``after``,
+    without the store, the way :func:`create_new_file` creates one: a record
+    of the change (``before`` and ``after`` bytes) goes into
+    ``STORE/created/`` first, so the store's holder records it in the undo
+    log (:func:`brainwork.ops.changeset.adopt_created`: ``brainwork undo``
+    puts ``before`` back); the new bytes go to a hidden temp file beside the
+    target, fsynced, and are renamed over it only if the file still holds
+    ``before`` at that moment. A reader sees the old file or the new one.
+
+    Returns:
+        True when replaced; False when the file no longer holds ``before``
+        (someone changed or removed it: their bytes are left as they are,
+        nothing is written).
+
+    Raises:
+        UnsafePath: ``rel`` is not a safe vault path.
+        UserError: the vault folder cannot be written.
+    """
+    from brainwork.vault.write import safe_rel_path, vault_file
+
+    rel = safe_rel_path(rel)
+    full = vault_file(config.vault, rel)
+
+    def holds_before() -> bool:
+        try:
+            return not full.is_symlink() and full.read_bytes() == before
+        except OSError:
+            return False
+
+    if before == after:
+        return holds_before()
+    if not holds_before():
+        return False
+    token = uuid.uuid4().hex
+    meta = {
+        "token": token, "action": "apply", "kind": kind, "summary": summary,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "reversible": True,
+        "store_actions": [], "details": details, "op_id": None, "created_ns": time.time_ns(),
+    }
+    try:
+        record = _write_record(config.store / CREATED_DIR, f"{token}.bin", pack(meta, [FileChange(rel, before, after)]))
+        fd, tmp = tempfile.mkstemp(prefix=".bw-capture-", suffix=".tmp", dir=full.parent)  # a capture's prefix: recovery leaves it alone
+    except OSError as exc:
+        raise UserError(f"cannot write {rel}: {exc.strerror}") from None
+    try:
+        mode = full.stat().st_mode & 0o7777
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(after)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        if not holds_before():  # changed while the new bytes were written
+            record.unlink(missing_ok=True)
+            return False
+        os.replace(tmp, full)
+    except OSError as exc:
+        record.unlink(missing_ok=True)
+        raise UserError(f"cannot write {rel}: {exc.strerror}") from None
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+    _fsync_dir(full.parent)
+    return True

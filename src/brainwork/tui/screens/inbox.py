@@ -324,7 +324,9 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
     # -- actions ------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         item = self.highlighted_item
-        if action in ("dismiss_correction", "link_rule"):
+        if action == "dismiss_correction":  # a proposed correction can be dismissed too
+            return True if item is not None and item.status in (None, "open", "clustered", "proposed") else None
+        if action == "link_rule":
             return True if item is not None and item.status in (None, "open", "clustered") else None
         if action == "open_task":
             return True if item is not None and item.tasks else None

@@ -1,0 +1,136 @@
+"""``brainwork hook EVENT``: Claude Code hooks (:mod:`brainwork.agents.hooks`),
+and ``brainwork hook install`` to add them to Claude Code's settings.
+
+The event commands read Claude Code's JSON on stdin and print its hook
+output. They never fail a session: whatever goes wrong (no vault, an
+unreadable one, a busy store, a bug) they exit 0, print nothing on stdout
+and at most one line on stderr, which Claude Code shows only in its debug
+output. They are not sent to the store's owner as a whole (they reach it
+for the doctrine and recall only), so they read the hook's stdin here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from brainwork.cli.common import echo
+
+EVENT_COMMANDS = ("session-start", "user-prompt-submit", "pre-compact", "stop")
+
+
+@click.group("hook")
+def hook_cmd() -> None:
+    """Claude Code hooks: load the doctrine, recall for a prompt, capture the session.
+
+    `brainwork hook install` adds them to Claude Code's settings.
+    """
+
+
+def _vault(vault: str | None) -> str | None:
+    ctx = click.get_current_context()
+    root = ctx.find_root().obj or {}
+    return vault or root.get("vault") or os.environ.get("BRAINWORK_VAULT") or None
+
+
+def _run_event(event: str, vault: str | None) -> None:
+    """Run one event; see the module doc for why nothing escapes."""
+    try:
+        text = sys.stdin.read() if not sys.stdin.isatty() else ""
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    path = _vault(vault)
+    if not path:
+        echo("brainwork hook: no vault (--vault or $BRAINWORK_VAULT); nothing to do", err=True)
+        return
+    try:
+        out = _event_output(event, path, text)
+    except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
+        echo(f"brainwork hook {event}: {exc.__class__.__name__}: {exc}", err=True)
+        return
+    if out:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+
+
+def _event_output(event: str, vault: str, text: str) -> str:
+    from brainwork import thresholds as th
+    from brainwork.agents import hooks
+    from brainwork.config import load_config
+
+    config = load_config(vault)
+    hook = hooks.HookInput.parse(text)
+    ask = hooks.owner_ask(config)
+    if event == "session-start":
+        out = hooks.session_start(config, hook, ask)
+    elif event == "user-prompt-submit":
+        from brainwork.cli.served import call
+
+        os.environ.setdefault("BRAINWORK_STORE_WAIT", str(th.HOOK_STORE_WAIT_SECONDS))
+        out = hooks.user_prompt_submit(config, hook, ask, call=lambda argv: call(config, argv))
+    elif event == "pre-compact":
+        out = hooks.pre_compact(config, hook, ask)
+    else:
+        out = hooks.stop(config, hook)
+    return out.render() if out is not None else ""
+
+
+def _event_command(event: str) -> click.Command:
+    @click.command(event)
+    @click.option("--vault", type=click.Path(file_okay=False), default=None,
+                  help="Vault folder (default: $BRAINWORK_VAULT; without one the hook does nothing).")
+    def command(vault: str | None) -> None:
+        _run_event(event, vault)
+
+    command.help = {
+        "session-start": "SessionStart: the doctrine (within 10,000 characters), also after a compaction.",
+        "user-prompt-submit": "UserPromptSubmit: doctrine and recall for the prompt; silent for trivial prompts.",
+        "pre-compact": "PreCompact: tell the compaction to keep the standing rules.",
+        "stop": "Stop: write or update the session's task record; propose corrections from push-back.",
+    }[event]
+    return command
+
+
+for _event in EVENT_COMMANDS:
+    hook_cmd.add_command(_event_command(_event))
+
+
+@hook_cmd.command("install")
+@click.option("--scope", type=click.Choice(["user", "project"]), default="project", show_default=True,
+              help="user: ~/.claude/settings.json; project: .claude/settings.json in the current folder.")
+@click.option("--yes", is_flag=True, help="Write without asking.")
+@click.option("--vault", type=click.Path(file_okay=False), default=None, help="Vault folder (default: $BRAINWORK_VAULT).")
+def install_cmd(scope: str, yes: bool, vault: str | None) -> None:
+    """Add brainwork's hooks to Claude Code's settings: show the change, then merge it.
+
+    Other hooks and settings are kept; running it again changes nothing.
+    """
+    from brainwork.agents.claude_config import apply_install
+    from brainwork.agents.hook_install import plan_hooks
+    from brainwork.cli.common import confirm
+    from brainwork.config import load_config
+    from brainwork.errors import UserError
+
+    path = _vault(vault)
+    if not path:
+        raise UserError("which vault? give --vault or set $BRAINWORK_VAULT")
+    config = load_config(path)
+    plan = plan_hooks(config, scope)
+    if not plan.changed:
+        echo(f"{plan.path}: brainwork's hooks are already installed; nothing to change")
+        return
+    echo(plan.diff(), nl=False)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise UserError("not a terminal: give --yes to write the change shown above")
+        if not confirm(f"Write {plan.path}?"):
+            echo("nothing written")
+            return
+    plan.path.parent.mkdir(parents=True, exist_ok=True)
+    apply_install(plan)
+    echo(f"wrote {plan.path}")
+
+
+COMMANDS = [hook_cmd]
