@@ -108,3 +108,33 @@ def test_torn_journal_is_discarded(make_vault, tmp_path) -> None:
         assert "discarded an unreadable operation journal" in cs.recover(config, store)
         assert cs.recover(config, store) is None
     assert snapshot(vault) == {k: v.encode() for k, v in FILES.items()}
+
+
+def test_kill_after_the_files_before_the_graph_update_is_resynced(make_vault, tmp_path, reference) -> None:
+    """The window after an operation's files are written and recorded but
+    before the graph update commits: the journal is still there, the next
+    command re-syncs, and the store equals a fresh index of the vault."""
+    vault = make_vault(FILES, name="v")
+    store_dir = tmp_path / "store"
+    assert _cli(vault, store_dir, "index").returncode == 0
+    env = dict(os.environ, **{cs.CRASH_BEFORE_SYNC_ENV: "1"})
+    r = subprocess.run(
+        [sys.executable, "-c", "from brainwork.cli import main; main()", "--vault", str(vault), "--store",
+         str(store_dir), "rename", "Hub", "Center"], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == -signal.SIGKILL
+    assert snapshot(vault) == reference  # every file written
+    assert (store_dir / cs.JOURNAL).exists()  # the journal outlived the missing graph update
+    (vault / ".bw-leftover.tmp").write_bytes(b"half")  # what a kill inside atomic_write leaves
+
+    shown = _cli(vault, store_dir, "show", "Center", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert not (store_dir / cs.JOURNAL).exists()
+    assert not (vault / ".bw-leftover.tmp").exists()
+    fresh = _cli(vault, tmp_path / "fresh-store", "show", "Center", "--json")
+    import json
+
+    def links(out: str) -> list:
+        edges = json.loads(out)["edges"]
+        return sorted(json.dumps(e, sort_keys=True) for e in (edges["in"] if isinstance(edges, dict) and "in" in edges else edges))
+
+    assert links(shown.stdout) == links(fresh.stdout) and links(shown.stdout)

@@ -87,3 +87,9 @@ def test_type_and_field_text():
     assert p.field_text("summary") == "a, b" and p.field_text("outcome") == "success"
     assert p.field_text("missing") is None
     assert parse_text("t.md", b"---\ntype: [a]\n---\n").type is None
+
+
+@pytest.mark.parametrize("spelling", ["null", "~", "Null", "NULL", ""])
+def test_yaml_null_spellings_mean_no_type(spelling):
+    page = parse_text("a.md", f"---\ntype: {spelling}\n---\nbody\n".encode())
+    assert page.type is None

@@ -56,11 +56,14 @@ from brainwork.config import Config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.store import Store
 from brainwork.store import history as undo_log
-from brainwork.ops.journal import FileChange, pack, unpack
+from brainwork.ops.journal import CAPTURE_TEMP_PREFIX, FileChange, pack, unpack
 from brainwork.vault.write import atomic_write, safe_rel_path
 
 JOURNAL = "journal.bin"
 CRASH_ENV = "BRAINWORK_CRASH_AFTER_FILES"
+#: Test hook: SIGKILL after every file of an operation is written and recorded,
+#: before the graph update commits.
+CRASH_BEFORE_SYNC_ENV = "BRAINWORK_CRASH_BEFORE_SYNC"
 
 _lock = threading.RLock()
 
@@ -416,8 +419,12 @@ def _run(config: Config, store: Store, journal: dict, changes: list[FileChange])
         raise UserError(f"could not write the vault ({exc}); the operation was rolled back") from None
     _durable()
     op = _finish(config, store, journal, changes)
-    _clear_journal(config)
+    # The journal outlives the graph update: a kill before the sync commits
+    # leaves it for recover(), which syncs these files again.
+    if os.environ.get(CRASH_BEFORE_SYNC_ENV):
+        os.kill(os.getpid(), signal.SIGKILL)
     _sync(config, store, [c.path for c in changes])
+    _clear_journal(config)
     return op
 
 
@@ -670,19 +677,56 @@ def _recover_journal(config: Config, store: Store) -> str | None:
                     _write_file(config, c)
             _durable()
             _finish(config, store, journal, changes)
-            _clear_journal(config)
             _sync(config, store, [c.path for c in changes])
+            _clear_journal(config)
+            _sweep_temp_files(config, changes)
             return f"completed an interrupted {what}: {len(changes)} file(s)"
         for c, s in zip(changes, state):
             if s == "after":
                 _write_file(config, c.reverse())
         _durable()
-        _clear_journal(config)
         _sync(config, store, [c.path for c in changes])
+        _clear_journal(config)
+        _sweep_temp_files(config, changes)
         return (
             f"rolled back an interrupted {what}: {', '.join(foreign)} changed meanwhile and "
             "was left as it is"
         )
+
+
+#: A capture's temp file older than this is a leftover of a killed capture,
+#: not one a running capture is about to link into place; seconds.
+STALE_TEMP_SECONDS = 600.0
+
+
+def _sweep_temp_files(config: Config, changes: list[FileChange]) -> None:
+    """Remove the temp files a killed write left in the folders of an
+    interrupted operation (:func:`brainwork.vault.write.atomic_write` names
+    them ``.bw-*.tmp``; they are hidden, so never indexed, but they are the
+    user's disk)."""
+    import time
+
+    now = time.time()
+    folders = {(config.vault / c.path).parent for c in changes}
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for e in entries:
+            if not (e.name.startswith(".bw-") and e.name.endswith(".tmp")):
+                continue
+            try:
+                if not e.is_file(follow_symlinks=False):
+                    continue
+                # Only the store's holder (this process) writes operation temp
+                # files; a capture's may belong to one running right now.
+                young = now - e.stat(follow_symlinks=False).st_mtime < STALE_TEMP_SECONDS
+                if e.name.startswith(CAPTURE_TEMP_PREFIX) and young:
+                    continue
+                os.unlink(e.path)
+            except OSError:
+                pass
 
 
 def file_hash(data: bytes | None) -> str | None:

@@ -84,6 +84,9 @@ def unpack(data: bytes) -> tuple[dict, list[FileChange]]:
 #: (a capture): the undo log learns of it when the store's holder next
 #: recovers (:func:`brainwork.ops.changeset.adopt_created`).
 CREATED_DIR = "created"
+#: Prefix of a capture's hidden temp file (``.bw-*.tmp`` like every atomic
+#: write, told apart so that recovery leaves a running capture's alone).
+CAPTURE_TEMP_PREFIX = ".bw-capture-"
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -172,7 +175,7 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
         try:
             record = _write_record(records, f"{token}.bin", pack(meta, [FileChange(rel, None, data)]))
             parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".bw-", suffix=".tmp", dir=parent)
+            fd, tmp = tempfile.mkstemp(prefix=CAPTURE_TEMP_PREFIX, suffix=".tmp", dir=parent)
         except OSError as exc:
             raise UserError(f"cannot write {rel}: {exc.strerror}") from None
         try:

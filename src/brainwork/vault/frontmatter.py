@@ -101,6 +101,17 @@ def _locate(exc: yaml.MarkedYAMLError, yaml_text: str, first_line: int) -> tuple
     return first_line + min(mark.line if mark else 0, last), f"broken YAML frontmatter: {problem}"
 
 
+#: The plain scalars YAML 1.1 reads as null (https://yaml.org/type/null.html).
+#: :func:`parse_yaml` keeps scalars as text, so ``type: null`` arrives as the
+#: text ``"null"``; a field that names something treats these as absent.
+YAML_NULLS = frozenset({"~", "null", "Null", "NULL"})
+
+
+def is_null(value) -> bool:
+    """True for a missing value, an empty one, or YAML's null spellings."""
+    return value is None or (isinstance(value, str) and (not value.strip() or value.strip() in YAML_NULLS))
+
+
 def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
     """Load a frontmatter block into a dict with text scalars.
 

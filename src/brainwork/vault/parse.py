@@ -15,7 +15,7 @@ from pathlib import Path
 
 from brainwork.model import ParsedPage, ParseError
 from brainwork.thresholds import MAX_FILE_BYTES
-from brainwork.vault.frontmatter import FrontmatterError, NotAMapping, Split, parse_yaml, split_frontmatter
+from brainwork.vault.frontmatter import FrontmatterError, NotAMapping, Split, is_null, parse_yaml, split_frontmatter
 from brainwork.vault.links import body_links, frontmatter_links, mask_non_links
 from brainwork.vault.resolve import page_id  # noqa: F401  (re-exported: the id is part of reading a page)
 
@@ -114,7 +114,7 @@ def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = M
         if m:
             page.title = m.group(1).strip()
     t = fields.get("type")
-    page.type = t.strip() if isinstance(t, str) and t.strip() else None
+    page.type = t.strip() if isinstance(t, str) and not is_null(t) else None
     page.aliases = _as_list(fields.get("aliases", fields.get("alias")))
     page.tags = [t.lstrip("#") for t in _as_list(fields.get("tags", fields.get("tag")))]
     return page
