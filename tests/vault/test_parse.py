@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
+import pytest
+
 from brainwork.thresholds import MAX_FILE_BYTES
 from brainwork.vault.parse import page_id, parse_file, parse_text
 
