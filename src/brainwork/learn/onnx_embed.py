@@ -5,7 +5,7 @@ a one-shot ``brainwork recall`` needs one short text encoded. So the model
 is also kept as an ONNX graph in a derived cache under the store,
 ``STORE/models/<model>-<digest>/model.onnx`` (+ ``model.onnx.data``, the
 weights), and encoded with ONNX Runtime and the ``tokenizers`` library
-(~0.25 s CPU and ~100 MB to load, a few ms per query).
+(~0.2 s CPU and ~100 MB to load, a few ms per query).
 
 - **Made once, by a process that loads torch anyway** (``brainwork embed``,
   the workbench's embed worker, the first ``recall`` on a store):
@@ -25,9 +25,9 @@ weights), and encoded with ONNX Runtime and the ``tokenizers`` library
   ``max_seq_length``, capped by brainwork) and padding to the longest text;
   the mean of the last hidden states over real tokens; L2 normalisation.
 
-Everything the run side needs that is not in tokenizer.json (window, pad
-token, lower-casing, the graph's inputs) is written into the ONNX file's
-metadata at export time, from the loaded model itself.
+Everything the run side needs that is in neither the graph nor
+tokenizer.json (window, pad token, lower-casing) is written into the ONNX
+file's metadata at export time, from the loaded model itself.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import json
 import os
 import re
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -65,6 +66,8 @@ BATCH = 32
 #: runtimes' exports) are not read.
 _DIGEST_GLOBS = ("*.safetensors", "pytorch_model.bin", "*.json", "vocab.txt", "*.model", "merges.txt", "*/config.json")
 _META_PREFIX = "brainwork."
+#: Age after which another process's unfinished export folder is removed.
+STALE_SECONDS = 3600
 #: File names inside one export's folder.
 GRAPH_FILE = "model.onnx"
 WEIGHTS_FILE = "model.onnx.data"
@@ -308,6 +311,12 @@ def export(st_model, folder: Path, dest: Path) -> Path:
     final = dest.parent
     final.parent.mkdir(parents=True, exist_ok=True)
     work = final.with_name(f".{final.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    for stale in final.parent.glob(f".{final.name}.*.tmp"):
+        try:  # left by a process killed mid-export (an export takes seconds, not an hour)
+            if time.time() - stale.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(stale, ignore_errors=True)
+        except OSError:
+            pass
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
     axes = {n: {0: "batch", 1: "tokens"} for n in names}
