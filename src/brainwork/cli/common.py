@@ -77,6 +77,10 @@ class Served:
     #: The owner's :class:`~brainwork.service.freshness.Freshness`, when it
     #: follows the vault (then :func:`synced` may skip the sync).
     freshness: Any = None
+    #: Set by :func:`synced` when the command's sync wrote to the store (a
+    #: page captured a moment ago): the owner's views then refresh after a
+    #: read-only command too.
+    wrote: bool = False
 
 
 def served() -> Served | None:
@@ -194,7 +198,7 @@ def store_wait_seconds() -> float:
         raise UserError(f"BRAINWORK_STORE_WAIT must be a number of seconds, not {raw!r}") from None
 
 
-def _open_waiting(config: Config):
+def _open_waiting(config: Config, wait: float | None = None):
     """Open the store, retrying while another one-shot brainwork process
     holds it (at most :func:`store_wait_seconds`; a short command lets go
     within a second). Each retry first asks whether an owner has come up
@@ -206,7 +210,7 @@ def _open_waiting(config: Config):
     from brainwork.errors import StoreBusy
     from brainwork.store import Store
 
-    deadline = time.monotonic() + store_wait_seconds()
+    deadline = time.monotonic() + (store_wait_seconds() if wait is None else wait)
     told = False
     ctx = click.get_current_context(silent=True)
     while True:
@@ -225,7 +229,7 @@ def _open_waiting(config: Config):
 
 
 @contextmanager
-def open_store(config: Config) -> Iterator:
+def open_store(config: Config, wait: float | None = None) -> Iterator:
     """The vault's store for one command.
 
     In the owner's process (a served command) this is the owner's open store,
@@ -233,18 +237,23 @@ def open_store(config: Config) -> Iterator:
     waiting a little while another one-shot process holds it (then raises
     StoreBusy, a UserError). Either way any operation a crash interrupted is
     finished first, and pages captured since are recorded in the undo log
-    (:func:`brainwork.ops.changeset.recover`; says so on stderr)."""
+    (:func:`brainwork.ops.changeset.recover`; says so on stderr).
+
+    ``wait``: seconds to wait for the store at most (default
+    :func:`store_wait_seconds`); a command with an answer that needs no store
+    (doctrine, from the vault's rule pages) passes a short one and catches
+    StoreBusy."""
     from brainwork.ops.changeset import recover
 
     here = served()
     if here is not None:
-        with here.handle.exclusive() as store:
+        with here.handle.exclusive(store_wait_seconds() if wait is None else wait) as store:
             message = recover(config, store)
             if message:
                 echo(f"brainwork: {message}", err=True)
             yield store
         return
-    store = _open_waiting(config)
+    store = _open_waiting(config, wait)
     try:
         message = recover(config, store)
         if message:
@@ -264,13 +273,15 @@ def synced(config: Config, store) -> None:
     here = served()
     fresh = here.freshness if here is not None else None
     if fresh is None:
-        sync(config, store)
+        report = sync(config, store)
+    elif fresh.is_fresh(config):
         return
-    if fresh.is_fresh(config):
-        return
-    generation = fresh.begin()
-    sync(config, store)
-    fresh.synced(generation)
+    else:
+        generation = fresh.begin()
+        report = sync(config, store)
+        fresh.synced(generation)
+    if here is not None and report.wrote:
+        here.wrote = True
 
 
 def echo_json(data: Any) -> None:

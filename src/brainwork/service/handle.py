@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from brainwork.config import Config
-from brainwork.errors import UserError
+from brainwork.errors import StoreBusy, UserError
 from brainwork.store import Store
 
 
@@ -73,11 +73,12 @@ class StoreHandle:
                 return
             self._store = store
 
-    def _enter(self, ready) -> Store:
+    def _enter(self, ready, timeout: float | None = None) -> Store:
         with self._cond:
             if self._store is None or self._closed:
                 raise StoreUnavailable(f"the store of {self.config.vault} is not open")
-            self._cond.wait_for(ready)
+            if not self._cond.wait_for(ready, timeout=timeout):
+                raise StoreBusy(f"the store of {self.config.vault} is busy with a long operation; try again shortly")
             if self._store is None:
                 raise StoreUnavailable(f"the store of {self.config.vault} is not open")
             self._active += 1
@@ -106,19 +107,24 @@ class StoreHandle:
             self._leave()
 
     @contextmanager
-    def exclusive(self) -> Iterator[Store]:
+    def exclusive(self, timeout: float | None = None) -> Iterator[Store]:
         """Borrow the store to write: no read runs meanwhile (see the module doc).
 
         Must not be entered inside :meth:`use` on the same thread (it would
         wait for itself); inside :meth:`borrow` is fine.
 
+        Args:
+            timeout: seconds to wait for running work at most (None: as long
+                as it takes).
+
         Raises:
             StoreUnavailable: not opened, or closing.
+            StoreBusy: still held by other work after ``timeout``.
         """
         with self._cond:
             self._writers_waiting += 1
         try:
-            store = self._enter(lambda: not self._writer and self._readers == 0)
+            store = self._enter(lambda: not self._writer and self._readers == 0, timeout)
         finally:
             with self._cond:
                 self._writers_waiting -= 1
