@@ -144,12 +144,18 @@ def test_forcing_torch_ignores_the_onnx_file(exported, monkeypatch):
     assert embed._cache_key(config) == "#torch-forced:" + default_key  # never shares the cached ONNX embedder
 
 
-def test_a_broken_onnx_file_falls_back_to_torch(exported, tmp_path):
-    config, _, _ = exported
+def test_a_broken_export_falls_back_to_torch_and_is_replaced(exported, tmp_path):
+    _, _, onnx = exported
+    config = load_config(exported[0].vault, tmp_path / "store")
     folder, name, _ = embed.model_folder(config)
-    bad = tmp_path / "bad.onnx"
-    bad.write_bytes(b"not an onnx model")
-    assert embed._load_onnx(bad, folder, name) is None
+    path = onnx_embed.cache_path(config.store, folder, name)
+    shutil.copytree(onnx.path.parent, path.parent)
+    path.write_bytes(b"not an onnx model")  # e.g. a disk error
+    assert embed._load_onnx(path, folder, name) is None
+    served = embed._load(config)
+    assert isinstance(served, SentenceEmbedder) and served.onnx_problem is None
+    again = embed._load(config)
+    assert isinstance(again, OnnxEmbedder) and again.path == path
 
 
 #: Runs the CLI in-process and reports, at exit, which heavy modules were imported.

@@ -9,12 +9,14 @@ The embedder (issue 4 §2):
   relative paths are relative to the vault) names any local
   sentence-transformers folder instead; it must give 384 dimensions.
 - Loaded lazily, on the first :func:`get_embedder` call (never at import
-  time), once per process and model; ~4 s on 2 cores (torch import).
+  time), once per process and model; ~4 s on 2 cores with torch (its
+  import), ~0.2 s from the ONNX export.
 - Served by ONNX Runtime when it can (:class:`OnnxEmbedder`, module
   :mod:`brainwork.learn.onnx_embed`): a process that loads torch for the
   model also exports it once to ``STORE/models/<model>-<digest>/``; later
   processes on that store encode with ONNX Runtime and ``tokenizers``, never
-  importing torch (~0.4 s CPU instead of ~5 s for a one-shot query). Its
+  importing torch (a one-shot ``brainwork recall``: ~0.75 s CPU and 255 MB
+  instead of ~7.6 s and 613 MB, see docs/performance.md). Its
   vectors are within 1e-4 cosine of the torch ones and carry the same
   ``name``, so the cached vectors stay valid whichever path made them.
   ``BRAINWORK_EMBEDDER=torch`` forces the sentence-transformers path (and
@@ -354,10 +356,12 @@ def _load(config: Config | None) -> Embedder:
     if folder is None:
         return LexicalEmbedder(problem)
     onnx_path = _onnx_file(config, folder, name)
+    broken = False
     if onnx_path is not None and onnx_path.is_file():
         emb = _load_onnx(onnx_path, folder, name)
         if emb is not None:
             return emb
+        broken = True
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -393,7 +397,7 @@ def _load(config: Config | None) -> Embedder:
         from brainwork.learn import onnx_embed
 
         try:
-            onnx_embed.export(model, folder, onnx_path)
+            onnx_embed.export(model, folder, onnx_path, replace=broken)
         except (onnx_embed.OnnxUnavailable, OSError) as exc:
             emb.onnx_problem = str(exc)
     return emb
@@ -403,8 +407,9 @@ def get_embedder(config: Config | None = None) -> Embedder:
     """The embedder for ``config`` (its ``model``, else the bundled model),
     loaded on the first call and cached for the process. Never raises for a
     model that cannot load: returns a :class:`LexicalEmbedder` whose
-    ``reason`` says why. Thread-safe; the first call may take ~4 s (call it
-    in a worker in the workbench)."""
+    ``reason`` says why. Thread-safe; the first call may take ~4 s with
+    torch, ~4 s more when it exports the model to ONNX, ~0.2 s from the
+    export (call it in a worker in the workbench)."""
     key = _cache_key(config)
     with _cache_lock:
         emb = _cache.get(key)

@@ -261,7 +261,7 @@ class OnnxEncoder:
 
 
 # -- exporting --------------------------------------------------------------------
-def export(st_model, folder: Path, dest: Path) -> Path:
+def export(st_model, folder: Path, dest: Path, replace: bool = False) -> Path:
     """Write ``st_model`` (a loaded sentence-transformers model of
     ``folder``, its ``max_seq_length`` already set) as ONNX to ``dest``
     (a :func:`cache_path`: ``.../<slug>-<digest>/model.onnx`` and its
@@ -270,8 +270,9 @@ def export(st_model, folder: Path, dest: Path) -> Path:
 
     The export is made in a temporary folder beside ``dest``'s and renamed
     into place whole, so readers see all of it or nothing; if another process
-    got there first, its export is kept. Exports of the same model name with
-    another digest are then removed.
+    got there first, its export is kept, unless ``replace`` (the existing one
+    would not load). Exports of the same model name with another digest are
+    then removed.
 
     Raises:
         OnnxUnavailable: unsupported pipeline, exporter failure, or vectors
@@ -347,6 +348,8 @@ def export(st_model, folder: Path, dest: Path) -> Path:
         gap = float(np.max(1.0 - np.sum(got * want, axis=1)))
         if not gap <= MAX_COSINE_GAP:
             raise OnnxUnavailable(f"ONNX vectors differ from the model's by up to {gap:.2e} cosine")
+        if replace:
+            shutil.rmtree(final, ignore_errors=True)
         try:
             os.rename(work, final)
         except OSError:
