@@ -216,9 +216,13 @@ async def test_the_workbenchs_own_operation_is_not_reported_or_reloaded(sample_c
         await until(pilot, lambda: live_syncs(messages[start:]), "the sync it asked for")
         await settle(pilot)
         after = messages[start:]
-        (sync,) = live_syncs(after)
-        report = sync.report
-        assert not report.wrote and not (report.added or report.changed or report.removed)
+        # Usually one batch and one sync; a machine busy enough to pause the
+        # writing threads may split the rename's writes into two batches.
+        syncs = live_syncs(after)
+        assert 1 <= len(syncs) <= 2
+        for sync in syncs:
+            report = sync.report
+            assert not report.wrote and not (report.added or report.changed or report.removed)
         assert changed_on_disk(app) == []
         assert any("Certbot CLI" in n.message or "rename" in n.message.lower() for n in app._notifications)
         # One reload: the operation's own; the sync after it re-read nothing.
