@@ -102,7 +102,7 @@ def test_candidates_are_drafted_with_provenance(learn_vault):
         assert rule.status == "candidate"
         assert rule.evidence == c.corrections  # provenance: evidence links to every correction
         # doctrine shape: one-sentence rule and why, apply a condition, the true counts in the body
-        assert len(_sentences(rule.text)) == 1 and len(_sentences(rule.why)) == 1
+        assert len(_sentences(rule.text)) == 1 and len(_sentences(rule.why, semicolon=False)) == 1
         assert rule.apply.startswith("when ")
         text = (config.vault / rule.path).read_text(encoding="utf-8")
         assert f"from {len(c.corrections)} corrections in {len(c.tasks)} tasks" in text

@@ -57,6 +57,7 @@ import re
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timezone
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -219,6 +220,8 @@ _BOUNDARIES = (
     # Last: dropping a condition changes what the phrase asks most.
     re.compile(r"\s+(?:when|whenever|unless|until|if|once|only if)\s"),
 )
+#: What follows a stranded preposition: the next clause, or the end.
+_CLAUSE_AHEAD = re.compile(r"(?:and|or|but|then|before|after|so)\b|[,;:.]|$")
 #: A leading subordinate clause ("Before running the migration, check ...").
 _LEADING_CLAUSE = re.compile(
     r"^(?P<sub>(?:before|after|when|whenever|if|unless|once|while|until)\b[^,;:()]*),\s+(?P<main>.+)$", re.I
@@ -236,9 +239,12 @@ _DANGLING = frozenset(
 #: words): they occur in almost every correction.
 _GENERIC = frozenset(
     "use used using make made check checked need needs first only instead don didn doesn isn new old way "
-    "thing things time work task tasks agent correction wrong correct right just really actually".split()
+    "thing things time work task tasks agent correction wrong correct right just really actually "
+    # verbs of any task title: they say that work was done, not which kind
+    "fix fixed add added update updated write wrote set run ran get got prepare review improve change".split()
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_FULL_STOP = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
 def _one_line(text) -> str:
@@ -259,12 +265,13 @@ def _outside_brackets(text: str) -> list[bool]:
     return out
 
 
-def _sentences(text: str) -> list[str]:
-    """``text`` split after ``.``, ``!``, ``?`` or ``;`` outside brackets."""
+def _sentences(text: str, *, semicolon: bool = True) -> list[str]:
+    """``text`` split after ``.``, ``!``, ``?`` (and ``;`` unless
+    ``semicolon=False``) outside brackets."""
     text = _one_line(text)
     ok = _outside_brackets(text)
     out, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
+    for m in (_SENTENCE_END if semicolon else _FULL_STOP).finditer(text):
         if ok[m.start() - 1]:
             out.append(text[start:m.start()])
             start = m.end()
@@ -272,10 +279,10 @@ def _sentences(text: str) -> list[str]:
     return [s for s in (x.strip() for x in out) if s]
 
 
-def _first_sentence(text: str) -> str:
-    """The first sentence (a ``;`` ends one too), its end mark dropped for
-    ``;``: ``"A; b."`` -> ``"A"``."""
-    parts = _sentences(text)
+def _first_sentence(text: str, *, semicolon: bool = True) -> str:
+    """The first sentence (a ``;`` ends one too unless ``semicolon=False``),
+    its end mark dropped for ``;``: ``"A; b."`` -> ``"A"``."""
+    parts = _sentences(text, semicolon=semicolon)
     return parts[0].rstrip(";").strip() if parts else ""
 
 
@@ -321,9 +328,19 @@ def rule_sentence(correct: str) -> str:
     return _sentence(_drop_specifics(first))
 
 
-def _ends_complete(phrase: str) -> bool:
+#: Prepositions a clause may end with ("the host you are pointed at").
+_PREPOSITIONS = frozenset("to of with for in into on at by from as".split())
+
+
+def _ends_complete(phrase: str, *, stranded: bool = False) -> bool:
+    """At least three words, the last not an article, conjunction or the
+    like; ``stranded``: a preposition may end it (the phrase was cut at a
+    clause boundary, so nothing of its own follows the preposition)."""
     words = re.findall(r"[A-Za-z']+", phrase)
-    return len(words) >= 3 and words[-1].lower() not in _DANGLING
+    if len(words) < 3:
+        return False
+    last = words[-1].lower()
+    return last not in _DANGLING or (stranded and last in _PREPOSITIONS)
 
 
 def _clause_prefixes(text: str) -> list[list[str]]:
@@ -331,9 +348,15 @@ def _clause_prefixes(text: str) -> list[list[str]]:
     outside brackets (shortest first)."""
     ok = _outside_brackets(text)
     tiers = []
-    for pattern in _BOUNDARIES:
-        found = [text[: m.start()].rstrip(",;:— ") for m in pattern.finditer(text) if m.start() and ok[m.start()]]
-        tiers.append([p for p in found if _ends_complete(p)])
+    for tier, pattern in enumerate(_BOUNDARIES):
+        found = []
+        for m in pattern.finditer(text):
+            if not m.start() or not ok[m.start()]:
+                continue
+            if pattern is _BOUNDARIES[2] and _CLAUSE_AHEAD.match(text, m.end()):
+                continue  # a stranded preposition ("pointed at and ...") belongs to its clause
+            found.append(text[: m.start()].rstrip(",;:— "))
+        tiers.append([p for p in found if _ends_complete(p, stranded=tier < 2)])
     return tiers
 
 
@@ -413,11 +436,18 @@ def _correction_doc(c: dict) -> str:
     return " ".join(_one_line(x) for x in (c["title"], f.get("wrong"), f.get("correct"), f.get("why"), " ".join(c["tags"])))
 
 
+@lru_cache(maxsize=1)
+def _stemmer():
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
 def _term_key(word: str) -> str:
-    """A word folded for comparison: lower case, a plural ``s`` dropped
-    (``certificates`` ~ ``certificate``; not ``ss``, not short words)."""
-    w = word.lower()
-    return w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w
+    """A word folded for comparison: its Snowball (Porter 2) stem in lower
+    case (``certificates`` ~ ``certificate``, ``joined`` ~ ``join``,
+    ``translation`` ~ ``translate``)."""
+    return _stemmer().stemWord(word.lower())
 
 
 def _stop_words() -> frozenset[str]:
@@ -460,6 +490,12 @@ def _evidence_items(members: list[dict], tasks: dict[str, dict]) -> list[_Item]:
     return items
 
 
+def _surface(items: list[_Item], key: str) -> str:
+    """The shortest way the evidence writes the word with stem ``key``
+    (``join`` rather than ``joined``)."""
+    return min((i.terms[key] for i in items if key in i.terms), key=lambda w: (len(w), w))
+
+
 def _join(words: list[str], last: str) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
@@ -485,8 +521,9 @@ def _cover(sets: list[set[str]], limit: int) -> list[str] | None:
 def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
     """When a rule applies, as a condition starting ``"when "``, derived
     from what the evidence has in common: the tags every correction (with
-    its tasks) carries and the content words every one of them uses (words
-    of the task titles first). It never names a narrower class than the
+    its tasks) carries, with up to two words every task title uses; without
+    a shared tag, the content words every correction and its task use
+    (task-title words first). It never names a narrower class than the
     evidence: a tag or word missing from one piece of evidence is not
     required; when nothing is common to all, a short ``or`` list that
     covers every piece is named instead. Every word comes from the
@@ -496,11 +533,16 @@ def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
     if not items:
         return "when a task could repeat the mistake these corrections describe"
     tags = sorted(set.intersection(*(i.tags for i in items)))[:APPLY_TERMS]
-    tag_keys = {_term_key(t) for t in tags}
-    common = set.intersection(*(set(i.terms) for i in items)) - tag_keys
+    # a word that only repeats a tag ("translate" beside "translation") says nothing more
+    near_tag = lambda k: any(k == _term_key(t) for t in tags)  # noqa: E731
     in_titles = set.intersection(*(i.task_terms for i in items)) if all(i.task_terms for i in items) else set()
-    ranked = sorted(common, key=lambda k: (k not in in_titles, k))[:APPLY_TERMS]
-    words = [items[0].terms[k] for k in ranked]
+    common = set.intersection(*(set(i.terms) for i in items))
+    # Beside tags, only words of every task title name the kind of work; the
+    # corrections' own words (often details of the mistake) only when no tag
+    # is shared.
+    pool = (in_titles & common) if tags else common
+    ranked = sorted((k for k in pool if not near_tag(k)), key=lambda k: (k not in in_titles, k))
+    words = [_surface(items, k) for k in ranked[: 2 if tags else APPLY_TERMS]]
     if tags and words:
         return f"when a task is tagged {_join(tags, 'and')} and involves {_join(words, 'and')}"
     if tags:
@@ -519,8 +561,7 @@ def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
     sets = [{k for k in i.terms if df[k] >= 2} for i in items]
     cover = _cover(sets, APPLY_TERMS) if all(sets) else None
     if cover:
-        surface = {k: v for i in items for k, v in i.terms.items()}
-        return f"when a task involves {_join(sorted(surface[k] for k in cover), 'or')}"
+        return f"when a task involves {_join(sorted(_surface(items, k) for k in cover), 'or')}"
     return "when a task could repeat the mistake these corrections describe"
 
 
@@ -590,7 +631,7 @@ def draft_rule(
     counts = _counts(n, len(task_ids), unlinked)
     terms = shared_terms([_correction_doc(m) for m in members])
     tags = ["rule"] + _shared_tags([m["tags"] for m in members])
-    why = _sentence(_first_sentence(cf.get("why"))) or _sentence(central["title"])
+    why = _sentence(_first_sentence(cf.get("why"), semicolon=False)) or _sentence(central["title"])
     apply_ = apply_condition(members, tasks)
     title = title_from(rule_text)
     support = basis[order[0]] @ basis.T if correct_vecs is not None and len(correct_vecs) == n else None
@@ -681,7 +722,7 @@ def _member_lessons(members: list[dict]) -> list[str]:
     out = []
     for m in members:
         f = m["fields"]
-        out.append(_lesson(rule_sentence(_one_line(f.get("correct"))), _sentence(_first_sentence(f.get("why")))))
+        out.append(_lesson(rule_sentence(_one_line(f.get("correct"))), _sentence(_first_sentence(f.get("why"), semicolon=False))))
     return [t for t in out if t]
 
 
