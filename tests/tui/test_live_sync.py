@@ -1,8 +1,8 @@
 """Pilot tests: the workbench follows the vault on disk (tui/live_sync.py).
 
 Pages written from outside (a plain file write, a real ``brainwork capture``
-process) reach the status bar counts, the graph's page list, the inbox and
-the findings without ctrl+r; a burst of 200 files is one sync; bursts during
+process) reach the status bar counts, the graph's page list, the inbox, the
+findings and the rules pane without ctrl+r; a burst of 200 files is one sync; bursts during
 a sync coalesce into one more sync; the workbench's own operations cause no
 reload and no notification. Real inotify events and the real store; waits
 poll a condition with a deadline.
@@ -147,6 +147,32 @@ async def test_findings_follow_the_vault(sample_config, settle) -> None:
             "---\ntype: topic\n---\n# Live probe\n\nSee [[nowhere-at-all-xyz]].\n", encoding="utf-8"
         )
         await until(pilot, lambda: bool(dead_links_from_new_page()), "the new page's dead link in the findings")
+
+
+async def test_the_rules_pane_follows_the_vault(tmp_path_factory, tmp_path, settle) -> None:
+    # The embedded sample vault of the learning panes' tests (no re-embedding).
+    from brainwork.tui.screens.rules import RulesScreen
+    from learning_support import copy_template, learning_template
+
+    sample_config = copy_template(learning_template(tmp_path_factory), tmp_path)
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_with_watcher(pilot, settle)
+        await pilot.press("5")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        await until(pilot, lambda: screen.view is not None, "the first read of the rules", deadline=60)
+        new = "rules/written-outside-the-workbench"
+        assert new not in screen.view.order
+        (sample_config.vault / f"{new}.md").write_text(
+            "---\ntitle: Look before re-running\ntype: rule\ncreated: 2026-12-01\nstatus: candidate\n"
+            'rule: "Read the failing log before re-running a job."\nwhy: Re-runs hide the cause.\n'
+            'related:\n  - "[[corrections/2026-09-04-read-log-before-rerun]]"\n---\n\nA candidate written by hand.\n',
+            encoding="utf-8",
+        )
+        await until(pilot, lambda: screen.view is not None and new in screen.view.order,
+                    "the new candidate in the rules pane", deadline=60)
 
 
 async def test_a_burst_of_200_files_is_one_sync(sample_config, settle) -> None:
