@@ -77,9 +77,9 @@ class Served:
     #: The owner's :class:`~brainwork.service.freshness.Freshness`, when it
     #: follows the vault (then :func:`synced` may skip the sync).
     freshness: Any = None
-    #: Set by :func:`synced` when the command's sync wrote to the store (a
-    #: page captured a moment ago): the owner's views then refresh after a
-    #: read-only command too.
+    #: Set when the command's store opening or sync wrote to the store (a
+    #: page captured a moment ago, indexed and logged on the way): the
+    #: owner's views then refresh after a read-only command too.
     wrote: bool = False
 
 
@@ -228,6 +228,18 @@ def _open_waiting(config: Config, wait: float | None = None):
             time.sleep(min(left, 0.05 + random.random() * 0.1))
 
 
+def _captures_pending(config: Config) -> bool:
+    """True when pages captured without the store wait to be indexed and
+    logged (:func:`brainwork.ops.changeset.adopt_created`)."""
+    from brainwork.ops.journal import CREATED_DIR
+
+    try:
+        with os.scandir(config.store / CREATED_DIR) as it:
+            return any(e.name.endswith(".bin") and not e.name.startswith(".") for e in it)
+    except FileNotFoundError:
+        return False
+
+
 @contextmanager
 def open_store(config: Config, wait: float | None = None) -> Iterator:
     """The vault's store for one command.
@@ -248,9 +260,12 @@ def open_store(config: Config, wait: float | None = None) -> Iterator:
     here = served()
     if here is not None:
         with here.handle.exclusive(store_wait_seconds() if wait is None else wait) as store:
+            pending = _captures_pending(config)
             message = recover(config, store)
             if message:
                 echo(f"brainwork: {message}", err=True)
+            if pending or message:
+                here.wrote = True  # captured pages were indexed and logged: the owner's views refresh
             yield store
         return
     store = _open_waiting(config, wait)

@@ -58,7 +58,7 @@ def run_request(config: Config, handle, request: Request, freshness=None) -> Rep
         here.stderr.write(traceback.format_exc())
         code = 1
     return Reply(stdout=here.stdout.getvalue(), stderr=here.stderr.getvalue(), exit_code=code,
-                 changed=name not in READ_ONLY_COMMANDS)
+                 changed=name not in READ_ONLY_COMMANDS or here.wrote)
 
 
 def call(config: Config, argv: list[str], stdin: str | None = None) -> Reply:

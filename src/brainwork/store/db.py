@@ -119,7 +119,10 @@ class Store:
             self._db = kuzu.Database(str(self.db_path), read_only=read_only, buffer_pool_size=_buffer_pool_bytes())
         except RuntimeError as exc:
             msg = str(exc)
-            if "lock" in msg.lower():
+            # ``graph.kuzu.shadow: No such file or directory``: another process
+            # was closing the database (its checkpoint removes the shadow file)
+            # while this one opened it. As passing as the lock itself: retry.
+            if "lock" in msg.lower() or ".shadow" in msg:
                 raise StoreBusy(
                     f"the store {self.db_path} is in use by another brainwork process; close it and try again"
                 ) from None
