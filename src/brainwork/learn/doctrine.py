@@ -16,10 +16,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from brainwork.config import Config
-from brainwork.learn.rules import Rule, list_rules
-from brainwork.store import Store
+
+if TYPE_CHECKING:  # kept out of the import: a session hook reads the doctrine without the store
+    from brainwork.learn.rules import Rule
+    from brainwork.store import Store
 
 HEADER = "# Doctrine: standing rules approved from past corrections"
 INTRO = "Follow these in every task. Each line names its rule page; open it for the evidence."
@@ -98,7 +101,7 @@ def _one_line(text: str) -> str:
     return " ".join(str(text or "").split())
 
 
-def render_rule(rule: Rule) -> str:
+def render_rule(rule: "Rule | VaultRule") -> str:
     """The doctrine block of one rule (no trailing newline)::
 
         - **Title** (rules/id): the rule text
@@ -121,12 +124,14 @@ def render_block(id: str, title: str, text: str, why: str = "", apply: str = "")
     return head + ("\n  " + " ".join(tail) if tail else "")
 
 
-def active_rules(store: Store) -> list[Rule]:
+def active_rules(store: "Store") -> "list[Rule]":
     """The active rules in doctrine order (activation date, then id)."""
+    from brainwork.learn.rules import list_rules
+
     return sorted(list_rules(store, "active"), key=lambda r: (r.activated or "", r.id))
 
 
-def doctrine(config: Config, store: Store, budget: int | None = None) -> Doctrine:
+def doctrine(config: Config, store: "Store", budget: int | None = None) -> Doctrine:
     """Render exactly the active rules.
 
     ``budget``: tokens (default ``config.thresholds.doctrine_budget_tokens``).
@@ -136,7 +141,7 @@ def doctrine(config: Config, store: Store, budget: int | None = None) -> Doctrin
     budget = config.thresholds.doctrine_budget_tokens if budget is None else int(budget)
     return _render(active_rules(store), budget)
 
-def _render(rules: list[Rule], budget: int) -> Doctrine:
+def _render(rules: "list[Rule] | list[VaultRule]", budget: int) -> Doctrine:
     items = []
     for r in rules:
         block = render_rule(r)
@@ -147,6 +152,21 @@ def _render(rules: list[Rule], budget: int) -> Doctrine:
     else:
         text = f"{HEADER} (0)\nNo rule has been approved yet.\n"
     return Doctrine(items, text, tokens_of(text), budget)
+
+
+@dataclass
+class VaultRule:
+    """An active rule as :func:`doctrine_from_vault` reads it from its page
+    (what the doctrine shows of a :class:`brainwork.learn.rules.Rule`,
+    without importing the store)."""
+
+    id: str
+    title: str
+    text: str
+    why: str
+    apply: str
+    activated: str | None
+    evidence: list[str] = field(default_factory=list)
 
 
 _RULE_TYPE = re.compile(rb"^type:[ \t]*['\"]?rule['\"]?[ \t]*\r?$", re.MULTILINE)
@@ -184,10 +204,9 @@ def doctrine_from_vault(config: Config, budget: int | None = None) -> Doctrine:
                 (link.edge == "promoted_to" and link.reverse)
                 or (link.edge == "related" and "correction" in link.target.lower()))
         })
-        rules.append(Rule(
-            id=page.id, path=page.path, title=page.title, status="active",
+        rules.append(VaultRule(
+            id=page.id, title=page.title,
             text=_one_line(fields.get("rule")), why=_one_line(fields.get("why")), apply=_one_line(fields.get("apply")),
-            created=fields.get("created") if isinstance(fields.get("created"), str) else None,
             activated=fields.get("activated") if isinstance(fields.get("activated"), str) else None,
             evidence=evidence,
         ))

@@ -209,7 +209,8 @@ def rank_tasks(
 
 
 def one_hop(store: Store, task_ids: list[str]) -> list[RecallItem]:
-    """Corrections of these tasks (not dismissed), the sources they cited
+    """Corrections of these tasks (not dismissed, nor proposed and still
+    unconfirmed by a person), the sources they cited
     that held up, the tools they used that were the right choice; in task
     order, then corrections, sources, tools."""
     if not task_ids:
@@ -223,7 +224,7 @@ def one_hop(store: Store, task_ids: list[str]) -> list[RecallItem]:
         for r in (r for r in rows if r["type"] == kind):
             f = _fields(r["fields"])
             if kind == "correction":
-                if (r["status"] or f.get("status")) == "dismissed":
+                if (r["status"] or f.get("status")) in ("dismissed", "proposed"):
                     continue
                 text = (f"wrong: {_one_line(f.get('wrong'), 160)} → correct: {_one_line(f.get('correct'))}"
                         + (f" (why: {_one_line(f.get('why'), 160)})" if f.get("why") else ""))

@@ -8,6 +8,11 @@ its task, and what consolidation made of it (its cluster: size, similarity,
 the candidate rule holding it, or the active rule it was proposed as
 evidence for).
 
+Proposed corrections (drafted by a session hook from the person's words,
+:func:`brainwork.learn.capture.propose_correction`) are listed too, with
+status ``proposed``: ``y`` confirms one (what was wrong, the correct
+behaviour and why are asked; it becomes open, undoable with ``u``).
+
 Keys: ``d`` dismisses the correction (a reason is asked, optional; undoable
 with ``u``), ``l`` links it to a rule (active rules first, then candidates;
 the rule consolidation proposed is preselected), ``enter``/``o`` opens the
@@ -35,9 +40,10 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from brainwork.learn.inbox import InboxItem, dismiss_correction, inbox
+from brainwork.learn.inbox import InboxItem, confirm_correction, dismiss_correction, inbox
 from brainwork.learn.rules import link_corrections, list_rules
 from brainwork.tui import learning, operations
+from brainwork.tui.modals.confirm_correction import ConfirmCorrectionScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen
 from brainwork.tui.modals.reason import ReasonScreen
 from brainwork.tui.screens.base import PaneScreen
@@ -130,7 +136,11 @@ def detail_table(item: InboxItem) -> Table:
         table.add_row("Task", tasks)
     else:
         table.add_row("Task", Text("no task links to it (corrects: [[task]] is missing)", style="dim"))
-    table.add_row("Cluster", Text(cluster_text(item)))
+    if item.status == "proposed":
+        table.add_row("Proposed", Text("a session hook drafted it from the person's words: y confirms it "
+                                       "(what was wrong, the correct behaviour, why), d dismisses it", style="dim"))
+    else:
+        table.add_row("Cluster", Text(cluster_text(item)))
     return table
 
 
@@ -159,6 +169,10 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
     BINDINGS = [
         Binding("d", "dismiss_correction", "Dismiss", tooltip="Dismiss the correction (asks a reason; u undoes)"),
+        # Only a proposed correction (drafted by a session hook) can be
+        # confirmed; the detail view says so when one is highlighted.
+        Binding("y", "confirm_correction", "Confirm", show=False,
+                tooltip="Confirm a proposed correction: what was wrong, the correct behaviour, why (u undoes)"),
         Binding("l", "link_rule", "Link to rule", tooltip="Add the correction to a rule's evidence"),
         Binding("o", "open_task", "Open task", tooltip="Show the correction's task in the graph pane (also enter)"),
         Binding("c", "consolidate", "Consolidate", tooltip="Cluster open corrections and draft candidate rules"),
@@ -326,6 +340,8 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         item = self.highlighted_item
         if action == "dismiss_correction":  # a proposed correction can be dismissed too
             return True if item is not None and item.status in (None, "open", "clustered", "proposed") else None
+        if action == "confirm_correction":
+            return True if item is not None and item.status == "proposed" else None
         if action == "link_rule":
             return True if item is not None and item.status in (None, "open", "clustered") else None
         if action == "open_task":
@@ -369,6 +385,24 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                 confirm="Dismiss",
             ),
             dismissed,
+        )
+
+    def action_confirm_correction(self) -> None:
+        item = self.highlighted_item
+        if item is None or item.status != "proposed":
+            return
+
+        def confirmed(values: tuple[str, str, str] | None) -> None:
+            if values is None:
+                return
+            cid = item.id
+            operations.run_operation(
+                self.app, "confirm correction", lambda config, store: confirm_correction(config, store, cid, *values)
+            )
+
+        self.app.push_screen(
+            ConfirmCorrectionScreen(f"Confirm {item.id}", quote=item.wrong, wrong=item.wrong, correct=item.correct, why=item.why),
+            confirmed,
         )
 
     def action_link_rule(self) -> None:
