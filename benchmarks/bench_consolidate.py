@@ -102,7 +102,7 @@ def run(corrections: int, seed: int, workdir: Path, cluster_similarity: float | 
         bench.add("index", time.perf_counter() - t0, detail=f"{pages} pages")
         emb = get_embedder(config)
         # what consolidation reads: corrections, tasks, rules
-        ids = [p["id"] for t in ("correction", "task", "rule") for p in graph.list_pages(store, t)]
+        ids = [p.id for t in ("correction", "task", "rule") for p in graph.list_pages(store, t)]
         t0 = time.perf_counter()
         n = embed_pages(config, store, ids=ids, embedder=emb, progress=_progress("embed"))
         bench.add("embed corrections, tasks, rules (untimed target)", time.perf_counter() - t0,

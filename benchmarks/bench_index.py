@@ -100,8 +100,8 @@ def _child(mode: str, vault: str, store: str, extra: str | None) -> dict:
             graph.neighbourhood(st, extra, hops=2)
             graph.page_edges(st, extra)
         for p in pages[:: max(1, len(pages) // 50)]:
-            graph.neighbourhood(st, p["id"], hops=2)
-            graph.get_page(st, p["id"])
+            graph.neighbourhood(st, p.id, hops=2)
+            graph.get_page(st, p.id)
         st.close()
         return {"rss_mb": peak_rss_mb(), "pages": len(pages)}
     if mode == "paint":

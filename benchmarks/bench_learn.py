@@ -116,7 +116,7 @@ def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = No
 
         rng = random.Random(seed)
         tasks = graph.list_pages(store, "task")
-        titles = [t["title"] for t in rng.sample(tasks, min(len(tasks), runs + 1))]
+        titles = [t.title for t in rng.sample(tasks, min(len(tasks), runs + 1))]
         queries = [f"{rng.choice(OPENINGS)}{t}" for t in titles]
         it = iter(queries * 3)
 
@@ -147,7 +147,7 @@ def run(pages: int, runs: int, seed: int, workdir: Path, vault: Path | None = No
             t = measure(one_recall, repeat=runs, warmup=1)
             bench.add("recall, warm (HNSW search)", t, target=TARGETS["recall"])
 
-        corrected = tasks[0]["id"]
+        corrected = tasks[0].id
         cap = iter(range(1000))
 
         def one_capture():

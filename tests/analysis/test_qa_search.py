@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from brainwork.analysis.search import PageSearch
+from brainwork.store.graph import PageRow
+
+def _page(id_: str, title: str, type_: str, aliases: list[str]) -> PageRow:
+    return PageRow(id_, id_ + ".md", "page", title, type_, None, aliases, [], None)
+
 
 PAGES = [
-    {"id": "tools/certbot", "title": "certbot", "type": "tool", "aliases": []},
-    {"id": "sources/blog-certbot-nginx", "title": "Blog: Setting up certbot with nginx", "type": "source", "aliases": []},
-    {"id": "tasks/2026-13-45-r", "title": "r", "type": "task", "aliases": []},
-    {"id": "tasks/x", "title": "...", "type": "task", "aliases": ["c"]},
-    {"id": "rules/verify-full-cert-chain", "title": "Verify the full certificate chain", "type": "rule", "aliases": []},
+    _page("tools/certbot", "certbot", "tool", []),
+    _page("sources/blog-certbot-nginx", "Blog: Setting up certbot with nginx", "source", []),
+    _page("tasks/2026-13-45-r", "r", "task", []),
+    _page("tasks/x", "...", "task", ["c"]),
+    _page("rules/verify-full-cert-chain", "Verify the full certificate chain", "rule", []),
 ]
 
 

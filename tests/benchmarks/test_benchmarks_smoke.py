@@ -54,7 +54,7 @@ def test_generated_vault_indexes_cleanly_with_a_500_edge_hub(tmp_path):
         live = sum(report.edges.values())
         assert 2.3 <= (live + report.dead_links) / 600 <= 3.8  # ~3 links a page (plus the hub's 500)
         hop1 = graph.neighbourhood(store, m["hub"], hops=1)
-        assert sum(r["count"] for r in hop1) == 500
+        assert sum(r.count for r in hop1) == 500
         sizes = [len(p.read_text(encoding="utf-8").split("\n---\n", 1)[1]) for p in (tmp_path / "v").rglob("*.md")]
         assert min(sizes) < 120 and max(sizes) > 1800  # stubs exist; bodies reach ~2000 chars
 

@@ -138,9 +138,9 @@ def test_same_folder_wins_for_a_duplicated_name(indexed):
 
 def test_selected_links_read_from_the_files(indexed):
     _, s = indexed
-    out = {(e["other"], e["line"]) for e in graph.page_edges(s, INTERNAL_LINKS)["out"]}
+    out = {(e.other, e.line) for e in graph.page_edges(s, INTERNAL_LINKS).out}
     # **[[Settings]]** → **[[Settings#Files and links|Files and links]]** → ... (three on line 17)
-    assert sum(1 for e in graph.page_edges(s, INTERNAL_LINKS)["out"] if e["line"] == 17) == 3
+    assert sum(1 for e in graph.page_edges(s, INTERNAL_LINKS).out if e.line == 17) == 3
     assert ("Attachments/internal-links-header.png", 96) in out  # ![[internal-links-header.png#interface]]
     assert ("Obsidian/About Obsidian", 80) in out  # [[About Obsidian#Links are first-class citizens]]
     # links shown inside backticks and ```md blocks are examples, not links
@@ -161,9 +161,9 @@ def test_selected_links_read_from_the_files(indexed):
 def test_titles_and_types(indexed):
     _, s = indexed
     pages = graph.list_pages(s)
-    assert len(pages) == 173 and all(p["type"] is None for p in pages)
-    assert graph.get_page(s, INTERNAL_LINKS)["title"] == "Internal links"  # no title, no H1: file name
-    assert graph.get_page(s, INTERNAL_LINKS)["aliases"] == ["How to/Internal link", "How to/Link to blocks"]
+    assert len(pages) == 173 and all(p.type is None for p in pages)
+    assert graph.get_page(s, INTERNAL_LINKS).title == "Internal links"  # no title, no H1: file name
+    assert graph.get_page(s, INTERNAL_LINKS).aliases == ["How to/Internal link", "How to/Link to blocks"]
 
 
 def test_second_run_writes_nothing(obsidian_help, indexed, tmp_path):

@@ -81,12 +81,12 @@ def test_first_sync(cfg, st):
     embed = st.rows("MATCH (a:Page)-[r:RELATED]->(b:Page {kind: 'attachment'}) RETURN a.id AS a, b.id AS b, r.embed AS e")
     assert embed == [{"a": "tasks/renew-cert", "b": "img/shot.png", "e": True}]
     c = graph.counts(st)
-    assert c["pages"] == 5 and c["attachments"] == 1 and c["dead_links"] == 1
-    assert c["edges"] == rep.edges
-    assert c["types"] == {"task": 1, "tool": 1, "source": 1, "correction": 1, "": 1}
+    assert c.pages == 5 and c.attachments == 1 and c.dead_links == 1
+    assert c.edges == rep.edges
+    assert c.types == {"task": 1, "tool": 1, "source": 1, "correction": 1, "": 1}
     page = graph.get_page(st, "tasks/renew-cert")
-    assert page["title"] == "Renew the certificate" and page["type"] == "task"
-    assert page["fields"]["outcome"] == "success" and page["body_line"] == 8
+    assert page.title == "Renew the certificate" and page.type == "task"
+    assert page.fields["outcome"] == "success" and page.body_line == 8
 
 
 def _store_files(folder: Path) -> dict:
@@ -101,7 +101,7 @@ def test_second_run_writes_nothing(cfg, st):
     assert not rep.wrote
     assert _store_files(cfg.store) == files  # not a byte: no WAL, same database file
     assert rep.added == rep.changed == rep.removed == [] and rep.moved == []
-    assert rep.edges == before["edges"] and rep.dead_links == before["dead_links"]
+    assert rep.edges == before.edges and rep.dead_links == before.dead_links
     assert graph.counts(st) == before
 
 
@@ -118,7 +118,7 @@ def test_changed_file_is_the_only_one_reparsed(cfg, st, vault):
     bump(vault / "tools/certbot.md", "---\ntype: tool\nname: certbot\n---\n# certbot v2\n[[runbook]]\n")
     rep = sync(cfg, st)
     assert rep.changed == ["tools/certbot"] and rep.added == [] and rep.removed == []
-    assert graph.get_page(st, "tools/certbot")["title"] == "certbot v2"
+    assert graph.get_page(st, "tools/certbot").title == "certbot v2"
     assert rep.edges["related"] == 6
     assert not sync(cfg, st).wrote
 
@@ -151,7 +151,7 @@ def test_adding_a_page_revives_a_dead_link(cfg, st, vault):
     rep = sync(cfg, st)
     assert rep.added == ["Missing page"] and rep.dead_links == 0
     assert st.scalar("MATCH (m:Missing) RETURN count(m)") == 0
-    assert graph.page_edges(st, "Missing page")["in"][0]["other"] == "tasks/renew-cert"
+    assert graph.page_edges(st, "Missing page").in_[0].other == "tasks/renew-cert"
     # and deleting it kills the link again
     (vault / "Missing page.md").unlink()
     assert sync(cfg, st).dead_links == 1
@@ -194,7 +194,7 @@ def test_bad_files_are_parse_errors_and_the_rest_indexes(make_vault, tmp_path):
         assert rep.pages == 5 and rep.dead_links == 0 and rep.edges["related"] == 4
         errs = {(e.path, e.line) for e in rep.parse_errors}
         assert errs == {("latin.md", 1), ("bin.md", 1), ("big.md", 0), ("yaml.md", 3)}
-        assert graph.get_page(s, "big")["title"] == "big"
+        assert graph.get_page(s, "big").title == "big"
         assert not sync(cfg, s).wrote  # errors are not rewritten on every run
         # fixing a file clears its error
         bump(v / "yaml.md", "---\ntitle: ok\ntags: [a]\n---\n")

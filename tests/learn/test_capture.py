@@ -51,9 +51,9 @@ def test_capture_every_type(sample_config, sample_store, type_):
     if type_ == "correction":
         assert f["status"] == "open" and f["corrects"] == f"[[{TASK}]]"
     # indexed, with typed edges in the store
-    assert graph.get_page(sample_store, res.id)["type"] == type_
+    assert graph.get_page(sample_store, res.id).type == type_
     edges = graph.page_edges(sample_store, res.id)
-    got = {(e["edge"], e["other"]) for e in edges["out"] + edges["in"]}
+    got = {(e.edge, e.other) for e in edges.out + edges.in_}
     expected_edge = {"corrects": "corrected_by", "cited_by": "cited", "used_by": "used", "produced_by": "produced"}
     for key, ids in links.items():
         for pid in ids:

@@ -72,7 +72,7 @@ def test_doctrine_comes_first_and_one_hop_items_qualify(embedded_sample, embedde
     from brainwork.store import graph
 
     for x in r.related:
-        f = graph.get_page(store, x.id)["fields"]
+        f = graph.get_page(store, x.id).fields
         assert x.via in [t.id for t in r.tasks]
         if x.kind == "source":
             assert f["reliability"] == "held-up"

@@ -46,8 +46,8 @@ def test_approve_activates_promotes_and_undo_reverts(learn_vault):
     assert "related" not in fields  # the hand-written provenance moved to promoted_from
     # promoted_to edges from every correction, and the corrections are promoted
     for c in rule.evidence:
-        out = graph.page_edges(store, c)["out"]
-        assert any(e["edge"] == "promoted_to" and e["other"] == CI for e in out)
+        out = graph.page_edges(store, c).out
+        assert any(e.edge == "promoted_to" and e.other == CI for e in out)
         assert statuses(store)[c] == "promoted"
     assert CI in {r.id for r in doctrine(config, store).rules}
     # only the keys named changed: the body and other keys keep their bytes

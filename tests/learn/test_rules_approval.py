@@ -63,12 +63,12 @@ def test_partial_promotion_returns_the_rest_to_the_inbox_and_undo_restores_every
     now = statuses(store)
     for c in KEEP:
         assert now[c] == "promoted"
-        assert any(e["edge"] == "promoted_to" and e["other"] == CI for e in graph.page_edges(store, c)["out"])
+        assert any(e.edge == "promoted_to" and e.other == CI for e in graph.page_edges(store, c).out)
     in_inbox = {i.id: i for i in inbox(store)}
     for c in DROP:
         assert now[c] == "open"
         assert c in in_inbox and in_inbox[c].rules == []  # back in the inbox, evidence of no rule
-        assert not any(e["other"] == CI for e in graph.page_edges(store, c)["in"] + graph.page_edges(store, c)["out"])
+        assert not any(e.other == CI for e in graph.page_edges(store, c).in_ + graph.page_edges(store, c).out)
     assert d.operation.details["back_to_inbox"] == DROP
 
     op = changeset.undo(config, store)

@@ -93,7 +93,7 @@ def test_merge_applies_and_is_irreversible(env, vault) -> None:
     assert all(t != "things/PostgreSQL" for items in resolved_links(vault).values() for _, t in items)
     assert graph.get_page(store, "things/PostgreSQL") is None
     edges = graph.page_edges(store, "things/Postgres")
-    assert {e["other"] for e in edges["in"]} >= {"tasks/T1"}
+    assert {e.other for e in edges.in_} >= {"tasks/T1"}
     assert cs.history(store) == []
     with pytest.raises(UserError, match="nothing to undo"):
         cs.undo(config, store)

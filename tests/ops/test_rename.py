@@ -82,10 +82,10 @@ def test_rename_rewrites_every_form_and_undo_restores(env, vault) -> None:
     assert fields["aliases"] == ["Old Title Alias", "Heading", "Old Note"]
     assert "aliases: [Old Title Alias, Heading, Old Note]\n" in page
     assert "Self [[New Name#Intro]] and [b](../other/B.md)" in page
-    assert graph.get_page(store, "notes/New Name")["title"] == "New Name"
+    assert graph.get_page(store, "notes/New Name").title == "New Name"
     assert graph.get_page(store, "notes/Old Note") is None
-    incoming = graph.page_edges(store, "notes/New Name")["in"]
-    assert {e["other"] for e in incoming} == {"other/B", "other/C"}
+    incoming = graph.page_edges(store, "notes/New Name").in_
+    assert {e.other for e in incoming} == {"other/B", "other/C"}
     assert result.operation.kind == "rename" and result.operation.details["links_rewritten"] == plan.links_rewritten == 13
 
     cs.undo(config, store)

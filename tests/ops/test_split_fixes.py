@@ -86,7 +86,7 @@ def test_set_type(env, vault) -> None:
     op = fixes.set_type(config, store, "Untyped", "topic")
     assert (vault / "notes/Untyped.md").read_text() == "---\ntitle: Untyped\ntype: topic\n---\nbody [[Other]]\n"
     assert op.details == {"page": "notes/Untyped", "old": None, "new": "topic"}
-    assert graph.get_page(store, "notes/Untyped")["type"] == "topic"
+    assert graph.get_page(store, "notes/Untyped").type == "topic"
     with pytest.raises(UserError, match="unknown type 'meeting'"):
         fixes.set_type(config, store, "Untyped", "meeting")
     cs.undo(config, store)
@@ -112,7 +112,7 @@ def test_unlink_body_and_frontmatter(env, vault) -> None:
     fixes.remove_link(config, store, "notes/fm", "Nowhere")
     fixes.remove_link(config, store, "notes/fm", "Ghost")
     assert (vault / "notes/fm.md").read_text() == '---\nrelated:\n  - "[[Other]]"\n---\ntext\n'
-    assert graph.counts(store)["dead_links"] == 0
+    assert graph.counts(store).dead_links == 0
     for _ in range(3):
         cs.undo(config, store)
     assert snapshot(vault) == before

@@ -51,7 +51,7 @@ def test_sync_commits_while_other_threads_keep_reading(sample_vault_copy) -> Non
     assert report.wrote and report.pages > 80
     assert errors == [] and reads > 0
     with handle.use() as store:
-        assert graph.counts(store)["pages"] == report.pages
+        assert graph.counts(store).pages == report.pages
     handle.close()
     with pytest.raises(StoreUnavailable):
         with handle.use():

@@ -73,7 +73,7 @@ async def test_agents_work_while_the_workbench_is_open(sample_vault_copy):
     app = BrainworkApp(config)
     async with app.run_test(size=(120, 40)) as pilot:
         assert await _until(lambda: app.owner is not None and app.indexed, 120, pilot)
-        pages_before = app.counts["pages"]
+        pages_before = app.counts.pages
 
         results = await asyncio.gather(*(_arun(*a) for a in _captures(vault, 20, "Parallel job")))
         assert [r[0] for r in results] == [0] * 20, [r[2] for r in results if r[0]]
@@ -101,7 +101,7 @@ async def test_agents_work_while_the_workbench_is_open(sample_vault_copy):
         assert "Renew" in out
 
         # the open workbench shows the agents' pages without ctrl+r
-        assert await _until(lambda: app.counts and app.counts["pages"] == pages_before + 20, 30, pilot)
+        assert await _until(lambda: app.counts and app.counts.pages == pages_before + 20, 30, pilot)
         # and each capture joined the undo log
         code, out, err = await _arun("--vault", str(vault), "log", "--json")
         logged = {op["details"].get("page") for op in json.loads(out) if op["kind"] == "capture"}

@@ -34,7 +34,7 @@ def test_set_type_then_new_untyped_pages_keep_every_type(sample_vault_copy) -> N
     config = load_config(vault)
     with Store(config.store) as store:
         sync(config, store)
-        types = {p["id"]: p["type"] for p in graph.list_pages(store)}
+        types = {p.id: p.type for p in graph.list_pages(store)}
     assert types["topics/on-call-handover"] == "topic"
     assert types["weekly-sync-2026-10-01"] == "task"
     assert types["untyped-note"] is None

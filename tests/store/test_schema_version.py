@@ -20,11 +20,11 @@ def test_old_schema_version_rebuilds_derived_tables_and_keeps_history(make_vault
 
     store = Store(cfg.store)
     try:
-        assert graph.counts(store)["pages"] == 0  # derived tables were dropped
+        assert graph.counts(store).pages == 0  # derived tables were dropped
         assert store.scalar("MATCH (d:Dismissal) RETURN count(d)") == 1  # history kept
         report = sync(cfg, store)
         assert report.pages == 2 and report.wrote
-        assert graph.counts(store)["edges"]["related"] == 2
+        assert graph.counts(store).edges["related"] == 2
     finally:
         store.close()
 
@@ -35,6 +35,6 @@ def test_dead_link_with_inverse_key_is_incoming(make_vault, tmp_path) -> None:
     with Store(cfg.store) as store:
         sync(cfg, store)
         edges = graph.page_edges(store, "c")
-    assert edges["out"] == []
-    [dead] = edges["in"]
-    assert dead["dead"] and dead["edge"] == "corrected_by" and dead["other"] == "gone-task"
+    assert edges.out == []
+    [dead] = edges.in_
+    assert dead.dead and dead.edge == "corrected_by" and dead.other == "gone-task"

@@ -39,7 +39,7 @@ def st(tmp_path_factory):
 
 def test_page_edges_both_ways(st):
     e = graph.page_edges(st, "tasks/renew-cert")
-    out = [(x["edge"], x["other"], x["dead"], x["line"], x["place"]) for x in e["out"]]
+    out = [(x.edge, x.other, x.dead, x.line, x.place) for x in e.out]
     assert out == [
         ("used", "tools/certbot", False, 4, "frontmatter"),
         ("corrected_by", "corrections/c1", False, 3, "frontmatter"),
@@ -47,49 +47,49 @@ def test_page_edges_both_ways(st):
         ("related", "Home", False, 6, "body"),
         ("related", "nowhere", True, 6, "body"),
     ]
-    dead = e["out"][-1]
-    assert dead["title"] == "Nowhere" and dead["target"] == "Nowhere" and dead["type"] is None
-    corr = e["out"][1]
-    assert corr["file"] == "corrections/c1"  # written on the correction page
-    assert e["in"] == []
+    dead = e.out[-1]
+    assert dead.title == "Nowhere" and dead.target == "Nowhere" and dead.type is None
+    corr = e.out[1]
+    assert corr.file == "corrections/c1"  # written on the correction page
+    assert e.in_ == []
     e = graph.page_edges(st, "corrections/c1")
-    assert e["out"] == []
-    assert [(x["edge"], x["other"], x["file"]) for x in e["in"]] == [("corrected_by", "tasks/renew-cert", "corrections/c1")]
+    assert e.out == []
+    assert [(x.edge, x.other, x.file) for x in e.in_] == [("corrected_by", "tasks/renew-cert", "corrections/c1")]
     e = graph.page_edges(st, "Home")
-    assert [(x["edge"], x["other"], x["title"], x["type"]) for x in e["in"]] == [
+    assert [(x.edge, x.other, x.title, x.type) for x in e.in_] == [
         ("related", "tasks/renew-cert", "Renew the certificate", "task")
     ] * 2
 
 
 def test_neighbourhood_one_and_two_hops(st):
     one = graph.neighbourhood(st, "tools/certbot")
-    assert {(r["edge"], r["direction"], r["id"], r["hop"], r["count"]) for r in one} == {
+    assert {(r.edge, r.direction, r.id, r.hop, r.count) for r in one} == {
         ("used", "in", "tasks/renew-cert", 1, 1),
         ("related", "out", "sources/runbook", 1, 1),
     }
     two = graph.neighbourhood(st, "tools/certbot", hops=2)
-    hop2 = {(r["edge"], r["direction"], r["id"], r["via"]) for r in two if r["hop"] == 2}
+    hop2 = {(r.edge, r.direction, r.id, r.via) for r in two if r.hop == 2}
     assert hop2 == {
         ("corrected_by", "out", "corrections/c1", "tasks/renew-cert"),
         ("related", "out", "Home", "tasks/renew-cert"),
         ("related", "out", "nowhere", "tasks/renew-cert"),
     }
-    home = [r for r in two if r["id"] == "Home"][0]
-    assert home["count"] == 2
-    nowhere = [r for r in two if r["id"] == "nowhere"][0]
-    assert nowhere["dead"] and nowhere["title"] == "nowhere"
-    assert all(r["id"] != "tools/certbot" for r in two)
+    home = [r for r in two if r.id == "Home"][0]
+    assert home.count == 2
+    nowhere = [r for r in two if r.id == "nowhere"][0]
+    assert nowhere.dead and nowhere.title == "nowhere"
+    assert all(r.id != "tools/certbot" for r in two)
 
 
 def test_list_pages(st):
-    assert [p["id"] for p in graph.list_pages(st)] == [
+    assert [p.id for p in graph.list_pages(st)] == [
         "Home", "corrections/c1", "sources/runbook", "tasks/renew-cert", "tools/certbot",
     ]
-    assert [p["id"] for p in graph.list_pages(st, "tool")] == ["tools/certbot"]
+    assert [p.id for p in graph.list_pages(st, "tool")] == ["tools/certbot"]
     assert graph.list_pages(st, "nothing") == []
-    assert "pic.png" in [p["id"] for p in graph.list_pages(st, include_attachments=True)]
+    assert "pic.png" in [p.id for p in graph.list_pages(st, include_attachments=True)]
     tool = graph.list_pages(st, "tool")[0]
-    assert tool["aliases"] == ["Let's Encrypt client"] and tool["kind"] == "page"
+    assert tool.aliases == ["Let's Encrypt client"] and tool.kind == "page"
 
 
 @pytest.mark.parametrize(
@@ -117,7 +117,7 @@ def test_find_page_not_found_suggests(st):
 
 def test_get_page(st):
     p = graph.get_page(st, "tools/certbot")
-    assert p["fields"] == {"type": "tool", "aliases": ["Let's Encrypt client"]}
-    assert p["title"] == "certbot" and p["body"] == "# certbot\n[[runbook]]\n" and "links" not in p
-    assert len(p["hash"]) == 64
+    assert p.fields == {"type": "tool", "aliases": ["Let's Encrypt client"]}
+    assert p.title == "certbot" and p.body == "# certbot\n[[runbook]]\n" and not hasattr(p, "links")
+    assert len(p.hash) == 64
     assert graph.get_page(st, "nope") is None

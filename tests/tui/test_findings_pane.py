@@ -191,7 +191,7 @@ async def test_retarget_a_dead_link_to_a_page_found_by_typing(sample_config, set
         text = path.read_text(encoding="utf-8")
         assert "[[systems/legacy-ftp]]" not in text and "[[systems/edge-proxy]]" in text
         assert ("dead-link", DEAD_SOURCE) not in codes_and_pages(screen)
-        assert app.counts["dead_links"] == 2  # the status bar counts follow
+        assert app.counts.dead_links == 2  # the status bar counts follow
 
 
 async def test_create_the_missing_page_and_remove_a_dead_link(sample_config, settle) -> None:

@@ -80,14 +80,14 @@ async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, set
         await settle(pilot)
         inbox = app.screen
         assert isinstance(inbox, InboxScreen)
-        pages = app.counts["pages"]
+        pages = app.counts.pages
         assert graph_list.row_count == pages
         app.clear_notifications()
 
         new = "corrections/2026-12-01-written-outside"
         (sample_config.vault / f"{new}.md").write_text(CORRECTION.format(task=TASK), encoding="utf-8")
         await until(pilot, lambda: new in [i.id for i in inbox.items], "the new correction in the inbox")
-        assert app.counts["pages"] == pages + 1
+        assert app.counts.pages == pages + 1
         assert f"{pages + 1} pages" in str(inbox.query_one("#status-counts").render())
         assert graph_list.row_count == pages + 1  # the graph pane, out of sight, refreshed too
         assert inbox.items[0].id == new  # newest first
@@ -98,7 +98,7 @@ async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, set
         app.clear_notifications()
         (sample_config.vault / f"{new}.md").unlink()
         await until(pilot, lambda: new not in [i.id for i in inbox.items], "the deleted correction gone")
-        assert app.counts["pages"] == pages
+        assert app.counts.pages == pages
         assert changed_on_disk(app) == ["1 file changed on disk: 1 removed"]
 
 
@@ -111,7 +111,7 @@ async def test_a_capture_process_shows_up_in_the_inbox(sample_config, settle) ->
         await pilot.press("4")
         await settle(pilot)
         inbox = app.screen
-        pages = app.counts["pages"]
+        pages = app.counts.pages
         proc = await asyncio.create_subprocess_exec(
             str(BRAINWORK), "capture", "correction", "--vault", str(sample_config.vault),
             "--title", "Captured while the workbench was open", "--task", TASK,
@@ -126,7 +126,7 @@ async def test_a_capture_process_shows_up_in_the_inbox(sample_config, settle) ->
         new = out.decode().strip().splitlines()[-1]
         assert new.startswith("corrections/"), out
         await until(pilot, lambda: new in [i.id for i in inbox.items], f"{new} in the inbox")
-        assert app.counts["pages"] == pages + 1
+        assert app.counts.pages == pages + 1
 
 
 async def test_findings_follow_the_vault(sample_config, settle) -> None:
@@ -180,18 +180,18 @@ async def test_a_burst_of_200_files_is_one_sync(sample_config, settle) -> None:
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await open_with_watcher(pilot, settle)
-        pages = app.counts["pages"]
+        pages = app.counts.pages
         app.clear_notifications()
         folder = sample_config.vault / "topics"  # an existing folder (see test_watch)
         for i in range(200):
             (folder / f"burst-{i:03}.md").write_text(f"---\ntype: topic\n---\n# Burst {i}\n", encoding="utf-8")
-        await until(pilot, lambda: app.counts["pages"] == pages + 200, "200 new pages counted")
+        await until(pilot, lambda: app.counts.pages == pages + 200, "200 new pages counted")
         await settle(pilot)
         assert len(live_syncs(messages)) == 1
         assert changed_on_disk(app) == ["200 files changed on disk: 200 added"]
         # Nothing of the burst is left over: the next sync is the sentinel's alone.
         (sample_config.vault / "sentinel.md").write_text("# Sentinel\n", encoding="utf-8")
-        await until(pilot, lambda: app.counts["pages"] == pages + 201, "the sentinel counted")
+        await until(pilot, lambda: app.counts.pages == pages + 201, "the sentinel counted")
         await settle(pilot)
         syncs = live_syncs(messages)
         assert len(syncs) == 2
@@ -203,7 +203,7 @@ async def test_bursts_during_a_sync_coalesce_into_one_more(sample_config, settle
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await open_with_watcher(pilot, settle)
-        pages = app.counts["pages"]
+        pages = app.counts.pages
         (sample_config.vault / "topics" / "first.md").write_text("# First\n", encoding="utf-8")
         # Five bursts handled in one turn of the event loop: the first starts
         # a sync, the other four arrive while it runs.
@@ -218,7 +218,7 @@ async def test_bursts_during_a_sync_coalesce_into_one_more(sample_config, settle
         # may add one more (it coalesces in the same way) but never five.
         assert 2 <= len(syncs) <= 3, [s.report.added for s in syncs]
         assert sum(len(s.report.added) for s in syncs) == 1
-        assert app.counts["pages"] == pages + 1
+        assert app.counts.pages == pages + 1
 
 
 async def test_the_workbenchs_own_operation_is_not_reported_or_reloaded(sample_config, settle) -> None:
@@ -253,7 +253,7 @@ async def test_the_workbenchs_own_operation_is_not_reported_or_reloaded(sample_c
         assert any("Certbot CLI" in n.message or "rename" in n.message.lower() for n in app._notifications)
         # One reload: the operation's own; the sync after it re-read nothing.
         assert len([m for m in after if isinstance(m, VaultLoaded)]) == 1
-        assert app.page_search is not None and any(p["title"] == "Certbot CLI" for p in app.pages)
+        assert app.page_search is not None and any(p.title == "Certbot CLI" for p in app.pages)
 
 
 async def test_the_watcher_stops_with_the_workbench(sample_config, settle) -> None:

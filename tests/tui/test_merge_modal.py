@@ -87,7 +87,7 @@ async def test_confirm_merges_the_pair_and_it_is_not_in_the_undo_log(sample_conf
         assert any("cannot be undone" in n.message for n in app._notifications)
         with app.store.use() as store:
             assert all(op.kind != "merge" for op in history(store))
-        assert not any(p["id"] == MERGED for p in app.pages)
+        assert not any(p.id == MERGED for p in app.pages)
 
 
 def test_snapshot_merge_modal(snap_compare, tmp_path, settle) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from brainwork.store import graph
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.screens.graph import neighbourhood_title
@@ -10,10 +12,10 @@ CERTBOT = "tools/certbot"
 
 
 def test_title_counts_second_hop_pages() -> None:
-    rows = [
-        {"id": "a", "hop": 1}, {"id": "a", "hop": 1}, {"id": "b", "hop": 1},
-        {"id": "c", "hop": 2}, {"id": "d", "hop": 2}, {"id": "c", "hop": 2},
-    ]
+    def row(id_: str, hop: int) -> graph.Neighbour:
+        return graph.Neighbour("related", "out", id_, id_, None, False, hop, None if hop == 1 else "a", 1)
+
+    rows = [row("a", 1), row("a", 1), row("b", 1), row("c", 2), row("d", 2), row("c", 2)]
     assert neighbourhood_title(rows[:3], 1) == "Neighbourhood · 1 hop · 2 linked"
     assert neighbourhood_title(rows, 2) == "Neighbourhood · 2 hops · 4 pages"
 
@@ -29,8 +31,8 @@ async def test_two_hop_view_says_how_many_pages_it_shows(sample_config, settle) 
         centre = app.screen.query_one("#graph-centre")
         with app.store.use() as store:
             rows = graph.neighbourhood(store, CERTBOT, 2)
-        near = len({r["id"] for r in rows if r["hop"] == 1})
-        far = len({r["id"] for r in rows if r["hop"] == 2})
+        near = len({r.id for r in rows if r.hop == 1})
+        far = len({r.id for r in rows if r.hop == 2})
         assert far > 0
         assert str(centre.border_title) == f"Neighbourhood · 1 hop · {near} linked"
         await pilot.press("h")
@@ -82,10 +84,10 @@ async def test_neighbourhood_keeps_room_in_an_80_column_terminal(sample_config, 
 def test_status_counts_before_the_first_index() -> None:
     from brainwork.tui.widgets.status_bar import counts_content
 
-    empty = {"pages": 0, "attachments": 0, "edges": {"related": 0}, "dead_links": 0, "parse_errors": 0}
+    empty = graph.GraphCounts(pages=0, attachments=0, edges={"related": 0}, dead_links=0, parse_errors=0, types={})
     assert str(counts_content(empty, indexed=False)) == "not indexed yet"
     assert str(counts_content(empty, indexed=True)).startswith("0 pages · 0 edges")
-    full = dict(empty, pages=3)
+    full = dataclasses.replace(empty, pages=3)
     assert str(counts_content(full, indexed=False)).startswith("3 pages")  # a store from an earlier session
 
 

@@ -62,7 +62,7 @@ async def test_an_operation_shows_in_the_log_and_undo_redo_work(sample_config, s
         assert b"type: topic" in path.read_bytes()
         assert [str(c) for c in table.get_row_at(0)][1] == "done ← u"
         counts_text = plain(screen.query_one("#status-counts"))
-        assert f"{app.counts['pages']} pages" in counts_text
+        assert f"{app.counts.pages} pages" in counts_text
 
         # someone edits the file afterwards: undo refuses and names it
         edited = path.read_bytes() + b"\nA line the agent added afterwards.\n"

@@ -44,13 +44,13 @@ async def test_start_up_indexes_and_shows_counts_list_and_newest_task(sample_con
         with app.store.use() as store:
             counts = graph.counts(store)
             pages = graph.list_pages(store)
-        assert counts["pages"] == len(pages) > 80
+        assert counts.pages == len(pages) > 80
         assert app.counts == counts
         screen = app.screen
         assert isinstance(screen, GraphScreen)
         status = plain(screen.query_one("#status-counts"))
-        edges = sum(counts["edges"].values())
-        assert f"{counts['pages']} pages · {edges} edges · {counts['dead_links']} dead links" in status
+        edges = sum(counts.edges.values())
+        assert f"{counts.pages} pages · {edges} edges · {counts.dead_links} dead links" in status
         assert plain(screen.query_one("#status-vault")) == "vault: sample_vault"
         assert not screen.query_one("#status-progress").display  # indexing done
         assert screen.query_one(PageList).row_count == len(pages)
@@ -72,7 +72,7 @@ async def test_navigate_a_neighbourhood_with_history(sample_config, settle) -> N
         assert any(g.startswith("used →") for g in groups), groups
         assert any(g.startswith("corrected_by →") for g in groups), groups
         with app.store.use() as store:
-            expected = {r["id"] for r in graph.neighbourhood(store, RENEWAL, 1)}
+            expected = {r.id for r in graph.neighbourhood(store, RENEWAL, 1)}
         shown = {n.data.page_id for n in tree_nodes(tree) if n.data and n.data.kind == "page"}
         assert shown == expected
 
@@ -123,7 +123,7 @@ async def test_two_hops_and_dead_links(sample_config, settle) -> None:
         await settle(pilot)
         second = {n.data.page_id for n in tree_nodes(tree) if n.data and n.data.hop == 2}
         with app.store.use() as store:
-            expected = {r["id"] for r in graph.neighbourhood(store, WITH_DEAD_LINK, 2) if r["hop"] == 2}
+            expected = {r.id for r in graph.neighbourhood(store, WITH_DEAD_LINK, 2) if r.hop == 2}
         assert second == expected and second
 
 
@@ -162,7 +162,7 @@ async def test_list_filters_by_type_and_text(sample_config, settle) -> None:
         plist = screen.query_one(PageList)
         await pilot.press("f")
         assert screen.type_filter == "task"  # first type of the vocabulary present
-        tasks = [p for p in app.pages if p["type"] == "task"]
+        tasks = [p for p in app.pages if p.type == "task"]
         assert plist.row_count == len(tasks)
         await pilot.press("slash", *"cert")
         assert screen.text_filter == "cert"

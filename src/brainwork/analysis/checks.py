@@ -22,6 +22,7 @@ from brainwork.analysis.secrets import scan_texts
 from brainwork.analysis.text import visible_chars
 from brainwork.analysis.titles import diary_title
 from brainwork.config import Config
+from brainwork.model import ParseError
 from brainwork.store import Store
 from brainwork.store import graph, quality
 from brainwork.vault.links import mask_non_links
@@ -60,7 +61,7 @@ class Context:
         return quality.link_rows(self.store)
 
     @cached_property
-    def parse_errors(self) -> list[dict]:
+    def parse_errors(self) -> list[ParseError]:
         return graph.parse_errors(self.store)
 
     @cached_property
@@ -68,7 +69,7 @@ class Context:
         """Page ids with a parse error: their frontmatter or body may be
         incomplete, so content checks (type, stub, title) skip them; the
         ``parse-error`` finding already names the problem."""
-        return {page_id(e["path"]) for e in self.parse_errors}
+        return {page_id(e.path) for e in self.parse_errors}
 
     def row(self, pid: str) -> int:
         return self.index[pid]
@@ -104,11 +105,11 @@ def _finding(ctx: Context, code: str, pid: str, line: int, message: str, key: st
 def parse_error(ctx: Context) -> list[Finding]:
     out = []
     for e in ctx.parse_errors:
-        path = e["path"]
+        path = e.path
         pid = page_id(path) if path.lower().endswith(".md") else path
         out.append(
-            Finding(code="parse-error", path=path, page=pid, line=max(1, e["line"] or 1), message=e["message"],
-                    evidence={"line": e["line"]}, key=f"parse-error:{path}|{e['message']}")
+            Finding(code="parse-error", path=path, page=pid, line=max(1, e.line or 1), message=e.message,
+                    evidence={"line": e.line}, key=f"parse-error:{path}|{e.message}")
         )
     return out
 

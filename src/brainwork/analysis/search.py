@@ -8,8 +8,12 @@ certificate chain" and "tasks/2026-09-14-renew-cert".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process, utils
+
+if TYPE_CHECKING:
+    from brainwork.store.graph import PageRow
 
 
 @dataclass(frozen=True)
@@ -26,16 +30,16 @@ class PageSearch:
     """An in-memory index of page names.
 
     Args:
-        pages: dicts with ``id``, ``title``, ``type`` and ``aliases`` (as
-            returned by :func:`brainwork.store.graph.list_pages`).
+        pages: the page list as :func:`brainwork.store.graph.list_pages`
+            returns it (its ``id``, ``title``, ``type`` and ``aliases``).
     """
 
-    def __init__(self, pages: list[dict]):
+    def __init__(self, pages: "list[PageRow]"):
         self._keys: list[str] = []
         self._owner: list[int] = []
         self._pages = pages
         for i, p in enumerate(pages):
-            for name in (p["title"], *(p.get("aliases") or []), p["id"]):
+            for name in (p.title, *(p.aliases or []), p.id):
                 if name:
                     self._keys.append(utils.default_process(name))
                     self._owner.append(i)
@@ -44,7 +48,7 @@ class PageSearch:
         """Best pages for ``query``, best first, at most ``limit``."""
         q = utils.default_process(query)
         if not q:
-            return [Hit(p["id"], p["title"], p.get("type"), 0.0) for p in self._pages[:limit]]
+            return [Hit(p.id, p.title, p.type, 0.0) for p in self._pages[:limit]]
         best: dict[int, float] = {}
         for key, score, idx in process.extract(
             q, self._keys, scorer=fuzz.WRatio, processor=None, limit=limit * 8, score_cutoff=cutoff
@@ -59,5 +63,5 @@ class PageSearch:
             owner = self._owner[idx]
             if score > best.get(owner, -1):
                 best[owner] = score
-        ranked = sorted(best.items(), key=lambda kv: (-kv[1], self._pages[kv[0]]["title"]))[:limit]
-        return [Hit(self._pages[i]["id"], self._pages[i]["title"], self._pages[i].get("type"), s) for i, s in ranked]
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1], self._pages[kv[0]].title))[:limit]
+        return [Hit(self._pages[i].id, self._pages[i].title, self._pages[i].type, s) for i, s in ranked]

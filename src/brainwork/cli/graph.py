@@ -55,13 +55,13 @@ def stats_cmd(config: Config, as_json: bool) -> None:
         synced(config, store)
         data = graph.counts(store)
     if as_json:
-        echo_json(data)
+        echo_json(data.to_json())
         return
     echo(f"vault: {config.vault}")
-    echo(f"pages: {data['pages']}  attachments: {data['attachments']}")
-    echo("types: " + (", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data["types"].items())) or "none"))
-    echo("edges: " + ", ".join(f"{e} {n}" for e, n in data["edges"].items()))
-    echo(f"dead links: {data['dead_links']}  parse errors: {data['parse_errors']}")
+    echo(f"pages: {data.pages}  attachments: {data.attachments}")
+    echo("types: " + (", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data.types.items())) or "none"))
+    echo("edges: " + ", ".join(f"{e} {n}" for e, n in data.edges.items()))
+    echo(f"dead links: {data.dead_links}  parse errors: {data.parse_errors}")
 
 
 @click.command("show")
@@ -75,26 +75,25 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
     with open_store(config) as store:
         synced(config, store)
         pid = graph.find_page(store, page, include_attachments=True)
-        data = graph.get_page(store, pid)
+        page = graph.get_page(store, pid)
         edges = graph.page_edges(store, pid)
-    data["edges"] = edges
     if as_json:
-        echo_json(data)
+        echo_json({**page.to_json(), "edges": edges.to_json()})
         return
-    kind = data["type"] or ("attachment" if data.get("kind") == "attachment" else "untyped")
-    echo(f"{data['title']}  [{kind}]  {data['id']}")
-    for key, value in data["fields"].items():
+    kind = page.type or ("attachment" if page.kind == "attachment" else "untyped")
+    echo(f"{page.title}  [{kind}]  {page.id}")
+    for key, value in page.fields.items():
         if key != "title":
             echo(f"  {key}: {value}")
-    for direction, arrow in (("out", "→"), ("in", "←")):
-        for e in edges[direction]:
-            dead = " (dead link)" if e.get("dead") else ""
-            where = f"{e['file']}:{e['line']}"
-            label = f"{e['edge']} {arrow}" if direction == "out" else f"{arrow} {e['edge']}"
+    for direction, arrow, side in (("out", "→", edges.out), ("in", "←", edges.in_)):
+        for e in side:
+            dead = " (dead link)" if e.dead else ""
+            where = f"{e.file}:{e.line}"
+            label = f"{e.edge} {arrow}" if direction == "out" else f"{arrow} {e.edge}"
             # Several links from one line to one page differ only by heading
             # or label (``[[X]] → [[X#Part|part]]``): show them.
-            extra = (f"#{e['heading']}" if e.get("heading") else "") + (f"|{e['label']}" if e.get("label") else "")
-            echo(f"  {label:16} {e['other']}{extra}{dead}   [{where}]")
+            extra = (f"#{e.heading}" if e.heading else "") + (f"|{e.label}" if e.label else "")
+            echo(f"  {label:16} {e.other}{extra}{dead}   [{where}]")
 
 
 COMMANDS = [open_cmd, index_cmd, stats_cmd, show_cmd]

@@ -301,9 +301,9 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool
         report.seconds = time.perf_counter() - t0
         return report
     totals = graph.edge_counts(store)
-    report.edges, report.dead_links, report.ambiguous_links = totals["edges"], totals["dead_links"], totals["ambiguous_links"]
+    report.edges, report.dead_links, report.ambiguous_links = totals.edges, totals.dead_links, totals.ambiguous_links
     kinds = dict(store.execute("MATCH (p:Page) RETURN p.kind, count(*)"))
     report.pages, report.attachments = kinds.get("page", 0), kinds.get("attachment", 0)
-    report.parse_errors = [ParseError(**r) for r in graph.parse_errors(store)]
+    report.parse_errors = graph.parse_errors(store)
     report.seconds = time.perf_counter() - t0
     return report

@@ -241,19 +241,19 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
         # instead of decoding and resolving every link; issue 2: re-index of
         # an unchanged 10,000-page vault <= 0.5 s).
         stored = graph.edge_counts(store)
-        report.edges = stored["edges"]
-        report.dead_links = stored["dead_links"]
-        report.ambiguous_links = stored["ambiguous_links"]
+        report.edges = stored.edges
+        report.dead_links = stored.dead_links
+        report.ambiguous_links = stored.ambiguous_links
 
     # Parse errors: those of unchanged pages stay, re-parsed pages bring
     # theirs, skipped files are re-checked each run. Rewritten only when the
     # set differs, so an unchanged vault writes nothing.
     unchanged = {state[pid]["path"] for pid in seen if pid in state and pid not in parsed}
-    want = [e for e in old_errors if e["path"] in unchanged]
+    want = [asdict(e) for e in old_errors if e.path in unchanged]
     want += [asdict(e) for p in parsed.values() for e in p.errors]
     want += [asdict(e) for e in scan_errors]
     as_key = lambda e: (e["path"], e["line"], e["message"])  # noqa: E731
-    errors_changed = sorted(map(as_key, want)) != sorted(map(as_key, old_errors))
+    errors_changed = sorted(map(as_key, want)) != sorted(map(as_key, map(asdict, old_errors)))
     if structural or touched or errors_changed:
         if progress:
             progress(total, total, "writing")
@@ -264,11 +264,11 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
             touched=touched,
             edges=edges if structural else None,
             missing=sorted(missing) if structural else None,
-            clear_error_paths=sorted({e["path"] for e in old_errors}) if errors_changed else [],
+            clear_error_paths=sorted({e.path for e in old_errors}) if errors_changed else [],
             errors=want if errors_changed else [],
         )
         report.wrote = True
-    report.parse_errors = [ParseError(**r) for r in graph.parse_errors(store)]
+    report.parse_errors = graph.parse_errors(store)
     report.seconds = time.perf_counter() - t0
     return report
 

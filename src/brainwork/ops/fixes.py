@@ -39,9 +39,9 @@ def _read_page(config: Config, store: Store, page: str) -> tuple[str, str, bytes
     """(page id, path, bytes, text without BOM, BOM)."""
     pid = graph.find_page(store, page)
     row = graph.get_page(store, pid)
-    if row is None or row.get("kind") != "page":
+    if row is None or row.kind != "page":
         raise UserError(f"{page!r} is not a page")
-    rel = row["path"]
+    rel = row.path
     data = (config.vault / rel).read_bytes()
     try:
         raw = data.decode("utf-8")
@@ -208,7 +208,7 @@ def create_page(
     else:
         if folder is None and from_page is not None:
             src = graph.get_page(store, graph.find_page(store, from_page))
-            folder = posixpath.dirname(src["path"]) if src else ""
+            folder = posixpath.dirname(src.path) if src else ""
         folder = (folder or "").strip("/")
         if BAD_TARGET_CHARS.search(name):
             raise UserError(f"a page name may not contain [ ] | # ^ or control characters: {name!r}")

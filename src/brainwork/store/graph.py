@@ -1,15 +1,22 @@
 """Queries over the page graph: what the indexer writes and what the command
 line, the analyses and the workbench read.
 
-Rows are plain dicts; nothing here knows about Textual or files.
+What the indexer writes (rows for :func:`apply_sync`) are plain dicts or
+Arrow tables; what readers get back are the frozen records below
+(:class:`PageRow`, :class:`StoredPage`, :class:`PageEdge`, :class:`Neighbour`,
+:class:`GraphCounts`, :class:`EdgeCounts`, :class:`brainwork.model.ParseError`),
+whose field names are the column names, and whose ``to_json()`` is what the
+command line prints. Nothing here knows about Textual or files.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from brainwork.model import ParseError
 from brainwork.store.db import Store
 from brainwork.store.schema import EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS
 from brainwork.vocabulary import EDGE_NAMES, EDGE_TYPES
@@ -43,6 +50,182 @@ def __getattr__(name: str) -> Any:
 
 
 PAGE_FIELDS = "p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, p.status AS status, p.aliases AS aliases, p.tags AS tags, p.created AS created"
+
+
+# -- records ----------------------------------------------------------------
+# Slotted: the workbench holds one PageRow per page for its whole life (10,000+),
+# and slots make each about a third of a dict's size and quicker to build.
+@dataclass(frozen=True, slots=True)
+class PageRow:
+    """One page as the page list, the palette and the pickers show it
+    (:func:`list_pages`).
+
+    ``id``: vault-relative path without ``.md`` (an attachment's id keeps
+    its extension); ``kind``: ``'page'`` or ``'attachment'``; ``type``,
+    ``status``, ``created`` (ISO date as written): None when the page has
+    none; ``aliases``, ``tags``: lists of text as stored.
+    """
+
+    id: str
+    path: str
+    kind: str
+    title: str
+    type: str | None
+    status: str | None
+    aliases: list[str]
+    tags: list[str]
+    created: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "path": self.path, "kind": self.kind, "title": self.title, "type": self.type,
+            "status": self.status, "aliases": self.aliases, "tags": self.tags, "created": self.created,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPage:
+    """One page with every stored column (:func:`get_page`) but its raw
+    links: ``fields`` is the frontmatter mapping (decoded from the stored
+    JSON, scalars as text), ``body`` the Markdown after the frontmatter
+    starting at 1-based file line ``body_line``, ``hash`` the SHA-256 hex of
+    the file's bytes, ``size`` bytes, ``mtime_ns`` the file's mtime."""
+
+    id: str
+    path: str
+    kind: str
+    title: str
+    type: str | None
+    status: str | None
+    created: str | None
+    updated: str | None
+    aliases: list[str]
+    tags: list[str]
+    fields: dict[str, Any]
+    body: str | None
+    body_line: int | None
+    hash: str | None
+    size: int | None
+    mtime_ns: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The columns in schema order (``brainwork show --json``)."""
+        return {
+            "id": self.id, "path": self.path, "kind": self.kind, "title": self.title, "type": self.type,
+            "status": self.status, "created": self.created, "updated": self.updated, "aliases": self.aliases,
+            "tags": self.tags, "fields": self.fields, "body": self.body, "body_line": self.body_line,
+            "hash": self.hash, "size": self.size, "mtime_ns": self.mtime_ns,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PageEdge:
+    """One link occurrence at a page (:func:`page_edges`).
+
+    ``edge``: edge name (:data:`~brainwork.vocabulary.EDGE_NAMES`);
+    ``other``: the page at the other end, or for a dead link (``dead``) the
+    normalised missing target; ``title``/``type``: the other page's (for a
+    dead link the target as written, and None); ``file``/``line``/``place``:
+    where the link is written (page id, 1-based line, ``'body'`` or
+    ``'frontmatter'``); ``target`` as written; ``heading``/``label``: None
+    when the link has none; ``embed``: written as ``![[...]]``.
+    """
+
+    edge: str
+    other: str
+    title: str | None
+    type: str | None
+    dead: bool
+    file: str
+    line: int
+    place: str
+    target: str
+    heading: str | None
+    label: str | None
+    embed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        # Key order as ``show --json`` has always printed it (a dead link's
+        # title and type came before ``other``): scripts may diff it.
+        if self.dead:
+            head = {"edge": self.edge, "dead": True, "title": self.title, "type": self.type, "other": self.other}
+        else:
+            head = {"edge": self.edge, "dead": False, "other": self.other, "title": self.title, "type": self.type}
+        return {
+            **head, "file": self.file, "line": self.line, "place": self.place, "target": self.target,
+            "heading": self.heading, "label": self.label, "embed": self.embed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PageEdges:
+    """A page's edges both ways: ``out`` (links it makes, and dead links it
+    writes) and ``in_`` (links to it, and dead links written with an inverse
+    key such as ``corrects:``), each by edge type, then file and line."""
+
+    out: list[PageEdge]
+    in_: list[PageEdge]
+
+    def to_json(self) -> dict[str, list[dict[str, Any]]]:
+        return {"out": [e.to_json() for e in self.out], "in": [e.to_json() for e in self.in_]}
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """One (edge, direction, neighbour) of a page's neighbourhood
+    (:func:`neighbourhood`).
+
+    ``direction``: ``'out'`` or ``'in'``; ``id``: the neighbour (for a dead
+    link the missing target, then ``title`` is that target and ``type``
+    None); ``hop``: 1 or 2; ``via``: the hop-1 page a hop-2 row is reached
+    through (None at hop 1); ``count``: link occurrences joining the pair.
+    """
+
+    edge: str
+    direction: str
+    id: str
+    title: str | None
+    type: str | None
+    dead: bool
+    hop: int
+    via: str | None
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeCounts:
+    """Link occurrences as stored (:func:`edge_counts`): ``edges`` live
+    edges per edge name (in :data:`~brainwork.vocabulary.EDGE_NAMES`
+    order), ``dead_links``, ``ambiguous_links`` (live edges whose target
+    fitted several files)."""
+
+    edges: dict[str, int]
+    dead_links: int
+    ambiguous_links: int
+
+
+@dataclass(frozen=True, slots=True)
+class GraphCounts:
+    """What ``brainwork stats`` and the status bar show (:func:`counts`).
+
+    ``pages``: Markdown pages; ``attachments``: other files; ``edges``: live
+    link occurrences per edge name; ``dead_links``: occurrences whose target
+    is missing; ``parse_errors``: recorded problems; ``types``: pages per
+    page type (``''`` for untyped pages).
+    """
+
+    pages: int
+    attachments: int
+    edges: dict[str, int]
+    dead_links: int
+    parse_errors: int
+    types: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pages": self.pages, "attachments": self.attachments, "edges": self.edges,
+            "dead_links": self.dead_links, "parse_errors": self.parse_errors, "types": self.types,
+        }
 
 
 def _table(rows: list[dict], schema: "pa.Schema") -> "pa.Table":
@@ -145,11 +328,10 @@ def edge_tables(rows: "list[dict] | list[tuple[pa.Table, pa.Table]]") -> "tuple[
 
 
 # -- reading ----------------------------------------------------------------
-def edge_counts(store: Store) -> dict[str, Any]:
-    """Link occurrences as stored, in one query over every edge table:
-    ``{"edges": {name: live edges}, "dead_links": n, "ambiguous_links": n}``
-    (``edges`` in :data:`EDGE_NAMES` order; ambiguous counts live edges only,
-    as :class:`brainwork.index.sync.SyncReport` does)."""
+def edge_counts(store: Store) -> EdgeCounts:
+    """Link occurrences as stored, in one query over every edge table
+    (ambiguous counts live edges only, as
+    :class:`brainwork.index.sync.SyncReport` does)."""
     by_table = {e.table: e.name for e in EDGE_TYPES}
     edges = {name: 0 for name in EDGE_NAMES}
     dead = ambiguous = 0
@@ -165,15 +347,12 @@ def edge_counts(store: Store) -> dict[str, Any]:
         elif r["k"] == "Page":
             edges[name] += r["n"]
             ambiguous += r["amb"]
-    return {"edges": edges, "dead_links": dead, "ambiguous_links": ambiguous}
+    return EdgeCounts(edges, dead, ambiguous)
 
 
-def counts(store: Store) -> dict[str, Any]:
-    """``{"pages", "attachments", "edges": {name: n}, "dead_links", "parse_errors", "types": {type: n}}``.
-
-    ``edges`` counts live edges (link occurrences between two existing files);
-    ``dead_links`` counts link occurrences whose target is missing.
-    """
+def counts(store: Store) -> GraphCounts:
+    """Pages, attachments, edges by name, dead links, parse errors and pages
+    by type (see :class:`GraphCounts`)."""
     kinds = dict(store.execute("MATCH (p:Page) RETURN p.kind, count(*)"))
     edges = {}
     dead = 0
@@ -181,115 +360,120 @@ def counts(store: Store) -> dict[str, Any]:
         edges[e.name] = store.scalar(f"MATCH (:Page)-[r:{e.table}]->(:Page) RETURN count(r)") or 0
         dead += store.scalar(f"MATCH (:Page)-[r:{e.table}]->(:Missing) RETURN count(r)") or 0
     types = dict(store.execute("MATCH (p:Page) WHERE p.kind = 'page' RETURN coalesce(p.type, ''), count(*)"))
-    return {
-        "pages": kinds.get("page", 0),
-        "attachments": kinds.get("attachment", 0),
-        "edges": edges,
-        "dead_links": dead,
-        "parse_errors": store.scalar("MATCH (e:ParseError) RETURN count(e)") or 0,
-        "types": types,
-    }
-
-
-def parse_errors(store: Store) -> list[dict]:
-    """Every recorded parse error: ``{"path", "line", "message"}``, by path."""
-    return store.rows(
-        "MATCH (e:ParseError) RETURN e.path AS path, e.line AS line, e.message AS message ORDER BY e.path, e.line"
+    return GraphCounts(
+        pages=kinds.get("page", 0),
+        attachments=kinds.get("attachment", 0),
+        edges=edges,
+        dead_links=dead,
+        parse_errors=store.scalar("MATCH (e:ParseError) RETURN count(e)") or 0,
+        types=types,
     )
 
 
-def list_pages(store: Store, type_: str | None = None, include_attachments: bool = False) -> list[dict]:
-    """Pages as ``{"id", "path", "kind", "title", "type", "status", "aliases", "tags", "created"}``, by id."""
+def parse_errors(store: Store) -> list[ParseError]:
+    """Every recorded parse error, by path and line."""
+    return [
+        ParseError(*r)
+        for r in store.execute(
+            "MATCH (e:ParseError) RETURN e.path AS path, e.line AS line, e.message AS message ORDER BY e.path, e.line"
+        )
+    ]
+
+
+def list_pages(store: Store, type_: str | None = None, include_attachments: bool = False) -> list[PageRow]:
+    """Pages (attachments too if asked), by id."""
     where = [] if include_attachments else ["p.kind = 'page'"]
     params: dict[str, Any] = {}
     if type_ is not None:
         where.append("p.type = $t")
         params["t"] = type_
     clause = f"WHERE {' AND '.join(where)} " if where else ""
-    return store.rows(f"MATCH (p:Page) {clause}RETURN {PAGE_FIELDS} ORDER BY p.id", params)
+    # Positional rows straight into the record: no dict per page on the
+    # workbench's first-paint path.
+    return [PageRow(*r) for r in store.execute(f"MATCH (p:Page) {clause}RETURN {PAGE_FIELDS} ORDER BY p.id", params)]
 
 
-def get_page(store: Store, page_id: str) -> dict | None:
-    """One page with all columns (``fields`` decoded from JSON), or None."""
+def get_page(store: Store, page_id: str) -> StoredPage | None:
+    """One page with all its columns but the raw links, or None."""
     rows = store.rows("MATCH (p:Page {id: $id}) RETURN p.*", {"id": page_id})
     if not rows:
         return None
     row = {k.split(".", 1)[1]: v for k, v in rows[0].items()}
     row["fields"] = json.loads(row["fields"] or "{}")
     row.pop("links", None)
-    return row
+    return StoredPage(**row)
 
 
-def page_edges(store: Store, page_id: str) -> dict[str, list[dict]]:
-    """A page's edges both ways.
+_EDGE_RETURN = (
+    "r.file AS file, r.line AS line, r.place AS place, r.target AS target, r.heading AS heading, "
+    "r.label AS label, r.embed AS embed"
+)
 
-    Returns ``{"out": [...], "in": [...]}``, each item ``{"edge", "other",
-    "title", "type", "dead", "file", "line", "place", "target", "heading",
-    "label", "embed"}`` (``heading``/``label`` None when the link has none,
-    so two links on one line to one page can be told apart); dead links
-    appear with ``dead: True`` and ``other`` the written target, in ``out``
-    (or in ``in`` when written with an inverse key such as ``corrects:``).
+
+def page_edges(store: Store, page_id: str) -> PageEdges:
+    """A page's edges both ways (``brainwork show``).
+
+    Two links on one line to one page differ by ``heading``/``label``; dead
+    links appear with ``dead`` True and ``other`` the written target, in
+    ``out`` (or in ``in_`` when written with an inverse key such as
+    ``corrects:``).
     """
-    out: list[dict] = []
-    inc: list[dict] = []
+    out: list[PageEdge] = []
+    inc: list[PageEdge] = []
     for e in EDGE_TYPES:
         t = e.table
-        for r in store.rows(
+        for other, title, type_, *where in store.execute(
             f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
-            "r.file AS file, r.line AS line, r.place AS place, r.target AS target, r.heading AS heading, "
-            "r.label AS label, r.embed AS embed ORDER BY r.file, r.line",
+            f"{_EDGE_RETURN} ORDER BY r.file, r.line",
             {"id": page_id},
         ):
-            out.append({"edge": e.name, "dead": False, **r})
-        for r in store.rows(
-            f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Missing) RETURN b.id AS other, r.file AS file, r.line AS line, "
-            "r.place AS place, r.target AS target, r.heading AS heading, r.label AS label, r.embed AS embed, "
+            out.append(PageEdge(e.name, other, title, type_, False, *where))
+        for other, *where, reverse in store.execute(
+            f"MATCH (a:Page {{id: $id}})-[r:{t}]->(b:Missing) RETURN b.id AS other, {_EDGE_RETURN}, "
             "r.reverse AS reverse ORDER BY r.file, r.line",
             {"id": page_id},
         ):
             # A dead link written with an inverse key (corrects: "[[gone]]")
             # would run from the missing page to this one: list it as incoming.
-            side = inc if r.pop("reverse") else out
-            side.append({"edge": e.name, "dead": True, "title": r["target"], "type": None, **r})
-        for r in store.rows(
+            side = inc if reverse else out
+            side.append(PageEdge(e.name, other, where[3], None, True, *where))  # where[3]: the target as written
+        for other, title, type_, *where in store.execute(
             f"MATCH (a:Page {{id: $id}})<-[r:{t}]-(b:Page) RETURN b.id AS other, b.title AS title, b.type AS type, "
-            "r.file AS file, r.line AS line, r.place AS place, r.target AS target, r.heading AS heading, "
-            "r.label AS label, r.embed AS embed ORDER BY r.file, r.line",
+            f"{_EDGE_RETURN} ORDER BY r.file, r.line",
             {"id": page_id},
         ):
-            inc.append({"edge": e.name, "dead": False, **r})
-    return {"out": out, "in": inc}
+            inc.append(PageEdge(e.name, other, title, type_, False, *where))
+    return PageEdges(out, inc)
 
 
-def neighbourhood(store: Store, page_id: str, hops: int = 1) -> list[dict]:
-    """The typed neighbourhood of a page, 1 or 2 hops.
-
-    Returns one dict per (edge, direction, neighbour):
-    ``{"edge", "direction" ("out"|"in"), "id", "title", "type", "dead",
-    "hop" (1|2), "via" (the hop-1 page for hop 2, else None), "count"}``;
-    ``count`` is how many link occurrences join the pair. Hop-2 rows leave
+def neighbourhood(store: Store, page_id: str, hops: int = 1) -> list[Neighbour]:
+    """The typed neighbourhood of a page, 1 or 2 hops: one
+    :class:`Neighbour` per (edge, direction, neighbour). Hop-2 rows leave
     out pages already at hop 1 and the page itself.
     """
     first = _one_hop(store, [page_id])
-    rows = [dict(r, hop=1, via=None) for r in first]
+    rows = [Neighbour(*r[:6], 1, None, r[7]) for r in first]
     if hops >= 2:
-        seen = {page_id} | {r["id"] for r in first}
-        frontier = sorted({r["id"] for r in first if not r["dead"]})
+        seen = {page_id} | {r[2] for r in first}
+        frontier = sorted({r[2] for r in first if not r[5]})
         if frontier:
             for r in _one_hop(store, frontier):
-                if r["id"] in seen:
+                if r[2] in seen:
                     continue
-                rows.append(dict(r, hop=2))
+                rows.append(Neighbour(*r[:6], 2, r[6], r[7]))
     return rows
 
 
 _EDGE_BY_TABLE = {e.table: e.name for e in EDGE_TYPES}
 
 
-def _one_hop(store: Store, ids: list[str]) -> list[dict]:
+def _one_hop(store: Store, ids: list[str]) -> list[tuple]:
     """Edges of ``ids`` both ways in two queries (every REL table at once:
     ``label(r)`` names the edge table, ``label(b)`` tells a page from a
-    ``Missing`` dead-link target)."""
+    ``Missing`` dead-link target).
+
+    Tuples ``(edge, direction, id, title, type, dead, via, count)``, by via,
+    edge order, out before in, live before dead, id."""
     # Kùzu plans these three ways very differently (CPU at 10,000 pages):
     # one page by key ``{id: $id}`` ~4 ms a query; ``UNWIND $ids`` ~15 ms
     # for one page but the cheapest for a 500-page frontier (~20 ms, where
@@ -308,24 +492,15 @@ def _one_hop(store: Store, ids: list[str]) -> list[dict]:
         f"{start}<-[r]-(b:Page) "
         "RETURN a.id AS via, label(r) AS edge, 'Page' AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
     )
-    rows: list[dict] = []
+    rows: list[tuple] = []
     for direction, q in (("out", out_q), ("in", in_q)):
-        for r in store.rows(q, params):
-            dead = r["kind"] == "Missing"
+        for via, table, kind, id_, title, type_, n in store.execute(q, params):
+            dead = kind == "Missing"
             rows.append(
-                {
-                    "edge": _EDGE_BY_TABLE[r["edge"]],
-                    "direction": direction,
-                    "id": r["id"],
-                    "title": r["id"] if dead else r["title"],
-                    "type": None if dead else r["type"],
-                    "dead": dead,
-                    "via": r["via"],
-                    "count": r["count"],
-                }
+                (_EDGE_BY_TABLE[table], direction, id_, id_ if dead else title, None if dead else type_, dead, via, n)
             )
     order = {name: i for i, name in enumerate(EDGE_NAMES)}
-    rows.sort(key=lambda r: (r["via"], order[r["edge"]], r["direction"] != "out", r["dead"], r["id"]))
+    rows.sort(key=lambda r: (r[6], order[r[0]], r[1] != "out", r[5], r[2]))
     return rows
 
 
@@ -348,13 +523,13 @@ def find_page(store: Store, name: str, include_attachments: bool = False) -> str
     from brainwork.vault.resolve import Resolver
 
     rows = list_pages(store, include_attachments=include_attachments)
-    if any(r["id"] == name for r in rows):
+    if any(r.id == name for r in rows):
         return name
-    resolver = Resolver([r["id"] for r in rows], (), {r["id"]: [r["title"], *(r["aliases"] or [])] for r in rows})
+    resolver = Resolver([r.id for r in rows], (), {r.id: [r.title, *(r.aliases or [])] for r in rows})
     hit = resolver.resolve(name)
     if hit.page is not None:
         return hit.page
-    choices = {r["id"]: f"{r['title']} {r['id']}" for r in rows}
+    choices = {r.id: f"{r.title} {r.id}" for r in rows}
     close = process.extract(name, choices, limit=3)
     hint = f"; did you mean {', '.join(repr(c[2]) for c in close)}?" if close else ""
     raise PageNotFound(f"no page named {name!r}{hint}")

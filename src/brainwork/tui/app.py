@@ -44,6 +44,7 @@ from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import sync
 from brainwork.index.watch import VaultWatcher
 from brainwork.store import graph
+from brainwork.store.graph import GraphCounts, PageRow
 from brainwork.tui.commands import AppCommands, PageCommands
 from brainwork.tui import learning, live_sync, operations
 from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, VaultLoaded
@@ -91,7 +92,7 @@ class BrainworkApp(App[None]):
     ]  # plus one digit per pane, bound in __init__ from the registry
 
     #: Counts as :func:`brainwork.store.graph.counts` returns (None until read).
-    counts: reactive[dict | None] = reactive(None, init=False)
+    counts: reactive[GraphCounts | None] = reactive(None, init=False)
     #: Background work shown in the status bar: (label, done, total) or None.
     background: reactive[tuple[str, int, int] | None] = reactive(None, init=False)
     #: Why the store cannot be used ("" when it can).
@@ -119,8 +120,8 @@ class BrainworkApp(App[None]):
         #: True once the vault has been synced in this session (or syncing is off).
         self.indexed = not index_on_start
         self.store = StoreHandle(config)
-        #: Every page (list_pages dicts), None until first read.
-        self.pages: list[dict] | None = None
+        #: Every page (as :func:`brainwork.store.graph.list_pages` returns), None until first read.
+        self.pages: list[PageRow] | None = None
         self.page_search: PageSearch | None = None
         #: Published after pages and counts were re-read.
         self.vault_changed: Signal[None] = Signal(self, "vault-changed")

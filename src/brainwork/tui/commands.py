@@ -81,7 +81,7 @@ class AppCommands(Provider):
         yield "app: quit", "Leave the workbench (q)", app.exit, True
         for name in sorted(app.available_themes):
             yield f"theme: {name}", "Switch to this theme (t lists them)", partial(setattr, app, "theme", name), False
-        types = sorted((app.counts or {}).get("types", {}))
+        types = sorted(app.counts.types if app.counts else {})
         yield "filter: all types", "Show every page in the graph pane's list", partial(app.filter_type, None), False
         for t in types:
             label = t or "untyped"

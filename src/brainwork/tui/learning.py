@@ -294,7 +294,7 @@ def warm_up(app: "BrainworkApp") -> None:
         if emb.lexical:
             return
         with app.store.use() as store:
-            ids = [p["id"] for p in graph.list_pages(store)]
+            ids = [p.id for p in graph.list_pages(store)]
         done = 0
         for start in range(0, len(ids), WARM_CHUNK):
             chunk = ids[start : start + WARM_CHUNK]

@@ -8,11 +8,10 @@ after a newer request (e.g. the user moved on before a neighbourhood loaded).
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.message import Message
 
 from brainwork.index.sync import SyncReport
+from brainwork.store.graph import GraphCounts, Neighbour, PageRow, StoredPage
 
 
 class StoreOpened(Message):
@@ -38,24 +37,21 @@ class IndexFinished(Message):
 
 
 class VaultLoaded(Message):
-    """Page list and counts were (re)read from the store.
+    """Page list and counts were (re)read from the store
+    (:func:`brainwork.store.graph.list_pages`, :func:`~brainwork.store.graph.counts`)."""
 
-    ``pages``: dicts as :func:`brainwork.store.graph.list_pages` returns;
-    ``counts``: as :func:`brainwork.store.graph.counts` returns.
-    """
-
-    def __init__(self, pages: list[dict], counts: dict[str, Any]):
+    def __init__(self, pages: list[PageRow], counts: GraphCounts):
         super().__init__()
         self.pages = pages
         self.counts = counts
 
 
 class NeighbourhoodLoaded(Message):
-    """The neighbourhood of ``page`` (a :func:`~brainwork.store.graph.get_page`
-    dict, or None if the page no longer exists) at ``hops`` hops: ``rows`` as
-    :func:`brainwork.store.graph.neighbourhood` returns."""
+    """The neighbourhood of ``page`` (None if the page no longer exists) at
+    ``hops`` hops: ``rows`` as :func:`brainwork.store.graph.neighbourhood`
+    returns."""
 
-    def __init__(self, request_id: int, page_id: str, page: dict | None, rows: list[dict], hops: int):
+    def __init__(self, request_id: int, page_id: str, page: StoredPage | None, rows: list[Neighbour], hops: int):
         super().__init__()
         self.request_id = request_id
         self.page_id = page_id
@@ -67,7 +63,7 @@ class NeighbourhoodLoaded(Message):
 class PageLoaded(Message):
     """A page for the preview (None if it does not exist)."""
 
-    def __init__(self, request_id: int, page_id: str, page: dict | None):
+    def __init__(self, request_id: int, page_id: str, page: StoredPage | None):
         super().__init__()
         self.request_id = request_id
         self.page_id = page_id

@@ -276,7 +276,7 @@ def incoming_links(store, page_id: str) -> int:
         edges = graph.page_edges(store, page_id)
     except Exception:  # a page that vanished: let the plan report it
         return 0
-    return sum(1 for e in edges["in"] if e.get("file") != page_id)
+    return sum(1 for e in edges.in_ if e.file != page_id)
 
 
 def editor_command(path: Path, line: int | None) -> list[str]:
@@ -596,7 +596,7 @@ class FindingsScreen(PaneScreen):
             return
         f = self.current
         page = _get(f, "page")
-        if page and any(p["id"] == page for p in self.app.pages or ()):
+        if page and any(p.id == page for p in self.app.pages or ()):
             self.app.open_page(page)
 
     def _show_finding(self, finding: Any | None) -> None:
@@ -695,8 +695,8 @@ class FindingsScreen(PaneScreen):
 
     def _page_title(self, page_id: str) -> str:
         for p in self.app.pages or ():
-            if p["id"] == page_id:
-                return p["title"] or page_id
+            if p.id == page_id:
+                return p.title or page_id
         return page_id
 
     def action_rename(self) -> None:
@@ -781,8 +781,8 @@ class FindingsScreen(PaneScreen):
         """The type most typed pages directly in ``folder`` have, if any."""
         counts: dict[str, int] = {}
         for p in self.app.pages or ():
-            if p.get("type") and posixpath.dirname(p["path"]) == folder:
-                counts[p["type"]] = counts.get(p["type"], 0) + 1
+            if p.type and posixpath.dirname(p.path) == folder:
+                counts[p.type] = counts.get(p.type, 0) + 1
         best = max(counts.items(), key=lambda kv: kv[1], default=None)
         return best[0] if best and best[0] in self.app.config.page_types else None
 

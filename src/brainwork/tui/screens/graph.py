@@ -26,6 +26,7 @@ from textual.widgets import Input, Static, Tree
 from textual.worker import get_current_worker
 
 from brainwork.store import graph
+from brainwork.store.graph import Neighbour, PageRow
 from brainwork.tui.messages import NeighbourhoodLoaded, PageLoaded
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.neighbour_tree import NeighbourTree, NodeInfo
@@ -36,39 +37,39 @@ from brainwork.tui.widgets.page_preview import PagePreview
 UNTYPED = ""
 
 
-def start_page(pages: list[dict]) -> str | None:
+def start_page(pages: list[PageRow]) -> str | None:
     """The page shown first: the newest task (by ``created``), else the first page."""
-    tasks = [p for p in pages if p.get("type") == "task"]
+    tasks = [p for p in pages if p.type == "task"]
     if tasks:
-        return max(tasks, key=lambda p: (p.get("created") or "", p["id"]))["id"]
-    return pages[0]["id"] if pages else None
+        return max(tasks, key=lambda p: (p.created or "", p.id)).id
+    return pages[0].id if pages else None
 
 
-def neighbourhood_title(rows: list[dict], hops: int) -> str:
+def neighbourhood_title(rows: list[Neighbour], hops: int) -> str:
     """The centre panel's title: hops and how many pages the tree shows
     around the centre: "16 linked" at 1 hop, "56 pages" (both hops) at 2
     (the 2-hop view said "16 linked", the 1-hop figure, while showing dozens
     more pages). Short enough for the panel at 120 columns."""
-    pages = {r["id"] for r in rows if r["hop"] <= hops}
+    pages = {r.id for r in rows if r.hop <= hops}
     if hops > 1:
         return f"Neighbourhood · {hops} hops · {len(pages)} page{'s' if len(pages) != 1 else ''}"
     return f"Neighbourhood · 1 hop · {len(pages)} linked"
 
 
-def filter_pages(pages: list[dict], type_: str | None, text: str) -> list[dict]:
+def filter_pages(pages: list[PageRow], type_: str | None, text: str) -> list[PageRow]:
     """Pages of type ``type_`` (None: any; ``""``: untyped) whose title, id
     or an alias contains ``text`` (case-insensitive)."""
     out = pages
     if type_ is not None:
-        out = [p for p in out if (p.get("type") or UNTYPED) == type_]
+        out = [p for p in out if (p.type or UNTYPED) == type_]
     needle = text.strip().casefold()
     if needle:
         out = [
             p
             for p in out
-            if needle in (p["title"] or "").casefold()
-            or needle in p["id"].casefold()
-            or any(needle in a.casefold() for a in p.get("aliases") or ())
+            if needle in (p.title or "").casefold()
+            or needle in p.id.casefold()
+            or any(needle in a.casefold() for a in p.aliases or ())
         ]
     return out
 
@@ -165,7 +166,7 @@ class GraphScreen(PaneScreen):
 
     # -- the page list ----------------------------------------------------------
     def _types(self) -> list[str | None]:
-        counts = (self.app.counts or {}).get("types", {})
+        counts = self.app.counts.types if self.app.counts else {}
         present = [t for t in self.app.config.page_types if counts.get(t)]
         present += sorted(t for t in counts if t and t not in present)
         if counts.get(UNTYPED):

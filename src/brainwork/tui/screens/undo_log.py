@@ -297,7 +297,7 @@ class UndoLogScreen(PaneScreen):
     def action_open_page(self) -> None:
         op = next((o for o in self.operations if o.id == self._highlighted_id()), None)
         page = self._page_of(op)
-        pages = {p["id"] for p in self.app.pages or []}
+        pages = {p.id for p in self.app.pages or []}
         if page is None or page not in pages:
             self.notify("This operation's page does not exist (any more).", title="Open page", severity="warning")
             return

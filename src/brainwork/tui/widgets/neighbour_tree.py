@@ -30,6 +30,7 @@ from textual.color import Color, ColorParseError
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from brainwork.store.graph import Neighbour, StoredPage
 from brainwork.vocabulary import EDGE_NAMES
 
 #: At 2 hops, expand every neighbour at once when there are at most this
@@ -54,8 +55,8 @@ def edge_label(edge: str, direction: str) -> str:
     return f"{edge} →" if direction == "out" else f"← {edge}"
 
 
-def _group_key(row: dict) -> tuple[int, int]:
-    return (EDGE_NAMES.index(row["edge"]), 0 if row["direction"] == "out" else 1)
+def _group_key(row: Neighbour) -> tuple[int, int]:
+    return (EDGE_NAMES.index(row.edge), 0 if row.direction == "out" else 1)
 
 
 class NeighbourTree(Tree[NodeInfo]):
@@ -70,7 +71,7 @@ class NeighbourTree(Tree[NodeInfo]):
         super().__init__("", **kwargs)
         self.auto_expand = False  # enter opens a neighbour; space expands
         self.guide_depth = 3
-        self._second: dict[str, list[dict]] = {}
+        self._second: dict[str, list[Neighbour]] = {}
         self._filled: set[int] = set()
         self.centre_id: str | None = None
 
@@ -90,55 +91,55 @@ class NeighbourTree(Tree[NodeInfo]):
             return Style()
         return Style(color=colour.rich_color)
 
-    def _page_text(self, row: dict, prefix: str = "") -> Text:
-        if row["dead"]:
+    def _page_text(self, row: Neighbour, prefix: str = "") -> Text:
+        if row.dead:
             return Text.assemble(
-                prefix, ("✗ ", self._colour("error")), (row["id"], self._colour("error")),
+                prefix, ("✗ ", self._colour("error")), (row.id, self._colour("error")),
                 (" (dead link)", self._colour("error") + Style(italic=True)),
             )
         text = Text(prefix)
-        text.append(row["title"] or row["id"])
-        text.append(f"  {row['type'] or 'untyped'}", self._colour("text-muted"))
-        if row.get("count", 1) > 1:
-            text.append(f" ×{row['count']}", self._colour("text-muted"))
+        text.append(row.title or row.id)
+        text.append(f"  {row.type or 'untyped'}", self._colour("text-muted"))
+        if row.count > 1:
+            text.append(f" ×{row.count}", self._colour("text-muted"))
         return text
 
     # -- content ------------------------------------------------------------
-    def show_neighbourhood(self, page: dict, rows: list[dict], hops: int) -> None:
-        """Rebuild the tree for ``page`` (a get_page dict) from neighbourhood rows."""
+    def show_neighbourhood(self, page: StoredPage, rows: list[Neighbour], hops: int) -> None:
+        """Rebuild the tree for ``page`` from its neighbourhood rows."""
         self.clear()
         self._filled.clear()
-        self.centre_id = page["id"]
+        self.centre_id = page.id
         root = self.root
-        root.data = NodeInfo("centre", page["id"], hop=0)
+        root.data = NodeInfo("centre", page.id, hop=0)
         root.set_label(
             Text.assemble(
-                ("● ", self._colour("accent")), (page["title"] or page["id"], Style(bold=True)),
-                (f"  {page.get('type') or 'untyped'}", self._colour("text-muted")),
+                ("● ", self._colour("accent")), (page.title or page.id, Style(bold=True)),
+                (f"  {page.type or 'untyped'}", self._colour("text-muted")),
             )
         )
-        first = [r for r in rows if r["hop"] == 1]
+        first = [r for r in rows if r.hop == 1]
         self._second = defaultdict(list)
         for r in rows:
-            if r["hop"] == 2:
-                self._second[r["via"]].append(r)
-        groups: dict[tuple[int, int], list[dict]] = defaultdict(list)
+            if r.hop == 2:
+                self._second[r.via].append(r)
+        groups: dict[tuple[int, int], list[Neighbour]] = defaultdict(list)
         for r in first:
             groups[_group_key(r)].append(r)
         if not groups:
             root.add_leaf(Text("no links in or out (an orphan)", self._colour("text-muted")), NodeInfo("group"))
         expandable: list[TreeNode[NodeInfo]] = []
         for key in sorted(groups):
-            members = sorted(groups[key], key=lambda r: (r["dead"], (r["title"] or r["id"]).lower()))
+            members = sorted(groups[key], key=lambda r: (r.dead, (r.title or r.id).lower()))
             head = members[0]
             label = Text.assemble(
-                (edge_label(head["edge"], head["direction"]), self._colour("primary") + Style(bold=True)),
+                (edge_label(head.edge, head.direction), self._colour("primary") + Style(bold=True)),
                 (f" ({len(members)})", self._colour("text-muted")),
             )
             group = root.add(label, NodeInfo("group"), expand=True)
             for r in members:
-                info = NodeInfo("page", r["id"], dead=r["dead"], hop=1)
-                second = [] if r["dead"] or hops < 2 else self._second.get(r["id"], [])
+                info = NodeInfo("page", r.id, dead=r.dead, hop=1)
+                second = [] if r.dead or hops < 2 else self._second.get(r.id, [])
                 if second:
                     text = self._page_text(r)
                     text.append(f"  +{len(second)}", self._colour("secondary"))
@@ -157,11 +158,11 @@ class NeighbourTree(Tree[NodeInfo]):
         self._filled.add(node.id)
         rows = sorted(
             self._second.get(node.data.page_id or "", []),
-            key=lambda r: (_group_key(r), r["dead"], (r["title"] or r["id"]).lower()),
+            key=lambda r: (_group_key(r), r.dead, (r.title or r.id).lower()),
         )
         for r in rows:
-            prefix = edge_label(r["edge"], r["direction"]) + " "
-            node.add_leaf(self._page_text(r, prefix), NodeInfo("page", r["id"], dead=r["dead"], hop=2))
+            prefix = edge_label(r.edge, r.direction) + " "
+            node.add_leaf(self._page_text(r, prefix), NodeInfo("page", r.id, dead=r.dead, hop=2))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeInfo]) -> None:
         if event.node.tree is self:

@@ -20,6 +20,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from brainwork.store.graph import PageRow
+
 #: Width of the type column (the longest default type, "correction", + 1).
 TYPE_WIDTH = 11
 
@@ -98,24 +100,24 @@ class PageList(ScrollView, can_focus=True):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._pages: list[dict] = []
+        self._pages: list[PageRow] = []
 
     # -- content --------------------------------------------------------------
-    def show_pages(self, pages: list[dict], keep: str | None = None) -> None:
+    def show_pages(self, pages: list[PageRow], keep: str | None = None) -> None:
         """Show ``pages`` (in order); the cursor goes to ``keep`` if it is
         among them, else to the first page."""
         self._pages = pages
         self.virtual_size = Size(self.scrollable_content_region.width, len(pages))
         index = 0
         if keep is not None:
-            index = next((i for i, p in enumerate(pages) if p["id"] == keep), 0)
+            index = next((i for i, p in enumerate(pages) if p.id == keep), 0)
         self.cursor = index
         self.refresh()
 
     def move_to(self, page_id: str) -> bool:
         """Put the cursor on ``page_id`` if it is listed, without posting
         :class:`Highlighted` (the caller already shows that page)."""
-        index = next((i for i, p in enumerate(self._pages) if p["id"] == page_id), None)
+        index = next((i for i, p in enumerate(self._pages) if p.id == page_id), None)
         if index is None:
             return False
         with self.prevent(self.Highlighted):
@@ -131,7 +133,7 @@ class PageList(ScrollView, can_focus=True):
     def highlighted_page(self) -> str | None:
         """Id of the page under the cursor, or None."""
         if 0 <= self.cursor < len(self._pages):
-            return self._pages[self.cursor]["id"]
+            return self._pages[self.cursor].id
         return None
 
     # -- cursor ---------------------------------------------------------------
@@ -192,14 +194,14 @@ class PageList(ScrollView, can_focus=True):
         if not 0 <= index < len(self._pages):
             return Strip.blank(width, base)
         page = self._pages[index]
-        type_ = page.get("type")
+        type_ = page.type
         if type_:
             type_text = f"{type_[: TYPE_WIDTH - 1]:<{TYPE_WIDTH}}"
             type_style = self.get_component_rich_style("page-list--type")
         else:
             type_text = f"{'untyped':<{TYPE_WIDTH}}"
             type_style = self.get_component_rich_style("page-list--untyped")
-        text = Text.assemble(" ", (type_text, type_style), page["title"] or page["id"], style=base)
+        text = Text.assemble(" ", (type_text, type_style), page.title or page.id, style=base)
         text.truncate(width, overflow="ellipsis", pad=True)
         if index == self.cursor:
             text.stylize(self.get_component_rich_style("page-list--cursor"))

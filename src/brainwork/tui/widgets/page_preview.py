@@ -7,6 +7,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Markdown, Static
 
+from brainwork.store.graph import StoredPage
+
 #: Bodies longer than this many characters are cut in the preview, which
 #: keeps moving through a list fast (Textual's Markdown widget builds one
 #: widget per block). The full page is one keypress away in an editor.
@@ -24,16 +26,16 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def header_content(page: dict) -> Content:
+def header_content(page: StoredPage) -> Content:
     """Title, type and id, then one ``key: value`` line per frontmatter field."""
     lines = [
-        Content.from_markup("[b]$title[/b]", title=page["title"] or page["id"]),
+        Content.from_markup("[b]$title[/b]", title=page.title or page.id),
         Content.from_markup(
-            "[$accent]$type[/]  [$text-muted]$id[/]", type=page.get("type") or "untyped", id=page["id"]
+            "[$accent]$type[/]  [$text-muted]$id[/]", type=page.type or "untyped", id=page.id
         ),
         Content(""),
     ]
-    fields = page.get("fields") or {}
+    fields = page.fields or {}
     for key, value in fields.items():
         if key in _HEADER_KEYS:
             continue
@@ -58,8 +60,8 @@ class PagePreview(VerticalScroll):
         yield Static("", id="preview-header")
         yield Markdown("", id="preview-body")
 
-    def show_page(self, page: dict | None, missing_id: str | None = None) -> None:
-        """Show ``page`` (a get_page dict); None shows that ``missing_id`` is a dead link."""
+    def show_page(self, page: StoredPage | None, missing_id: str | None = None) -> None:
+        """Show ``page``; None shows that ``missing_id`` is a dead link."""
         header = self.query_one("#preview-header", Static)
         body = self.query_one("#preview-body", Markdown)
         if page is None:
@@ -73,11 +75,11 @@ class PagePreview(VerticalScroll):
             self.scroll_home(animate=False)
             return
         header.update(header_content(page))
-        text = page.get("body") or ""
+        text = page.body or ""
         if len(text) > PREVIEW_BODY_CHARS:
             cut = text.rfind("\n", 0, PREVIEW_BODY_CHARS)
             text = text[: cut if cut > 0 else PREVIEW_BODY_CHARS]
-            text += f"\n\n*… preview cut at {PREVIEW_BODY_CHARS:,} characters of {len(page['body']):,}.*"
+            text += f"\n\n*… preview cut at {PREVIEW_BODY_CHARS:,} characters of {len(page.body or ''):,}.*"
         body.update(text)
         self.scroll_home(animate=False)
 

@@ -15,6 +15,8 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Label, ProgressBar
 
+from brainwork.store.graph import GraphCounts
+
 
 def short_path(path: Path) -> str:
     """``path`` relative to the working directory when inside it, else with
@@ -32,17 +34,17 @@ def short_path(path: Path) -> str:
         return str(path)
 
 
-def counts_content(counts: dict | None, indexed: bool = True) -> Content:
+def counts_content(counts: GraphCounts | None, indexed: bool = True) -> Content:
     """``129 pages · 335 edges · 3 dead links · 0 parse errors``; problems
     coloured. An empty store before the first index of this session says
     so instead of "0 pages" (a 10,000-page vault opened for the first time
     read "0 pages · 0 edges" for seconds, as if empty)."""
     if counts is None:
         return Content("reading the store…")
-    if not indexed and not counts["pages"] and not counts.get("attachments"):
+    if not indexed and not counts.pages and not counts.attachments:
         return Content("not indexed yet")
-    edges = sum(counts["edges"].values())
-    dead, errors = counts["dead_links"], counts["parse_errors"]
+    edges = sum(counts.edges.values())
+    dead, errors = counts.dead_links, counts.parse_errors
 
     def n(count: int, word: str) -> str:
         return f"{count} {word}" if count == 1 else f"{count} {word}s"
@@ -52,7 +54,7 @@ def counts_content(counts: dict | None, indexed: bool = True) -> Content:
         + ("[$warning]$dead[/]" if dead else "$dead")
         + " · "
         + ("[$error]$errors[/]" if errors else "$errors"),
-        pages=n(counts["pages"], "page"),
+        pages=n(counts.pages, "page"),
         edges=n(edges, "edge"),
         dead=n(dead, "dead link"),
         errors=n(errors, "parse error"),
@@ -127,7 +129,7 @@ class StatusBar(Horizontal):
         self.watch(self.app, "store_error", self._show_error)
         self.watch(self.app, "embedder", self._show_model)
 
-    def _show_counts(self, counts: dict | None) -> None:
+    def _show_counts(self, counts: GraphCounts | None) -> None:
         indexed = getattr(self.app, "indexed", True)
         self.query_one("#status-counts", Label).update(counts_content(counts, indexed))
 
