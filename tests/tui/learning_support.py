@@ -53,7 +53,7 @@ def learning_template(tmp_path_factory) -> Path:
     try:
         sync(config, store)
         # What the learning panes and consolidation read: tasks, corrections, rules.
-        ids = [p["id"] for p in list_pages(store) if p.get("type") in ("task", "correction", "rule")]
+        ids = [p.id for p in list_pages(store) if p.type in ("task", "correction", "rule")]
         embed_pages(config, store, ids=ids, embedder=emb)
     finally:
         store.close()

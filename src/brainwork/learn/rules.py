@@ -186,7 +186,7 @@ def get_rule(store: Store, name: str) -> Rule:
         if r.id == pid:
             return r
     page = graph.get_page(store, pid) or {}
-    raise UserError(f"{pid} is not a rule page (its type is {page.get('type') or 'not set'}, not rule)")
+    raise UserError(f"{pid} is not a rule page (its type is {getattr(page, 'type', None) or 'not set'}, not rule)")
 
 
 def _corrections_by_id(store: Store) -> dict[str, dict]:
