@@ -58,7 +58,11 @@ async def test_edit_four_fields_and_drop_evidence_in_one_step(config, settle) ->
         checklist = modal.query_one(EvidenceChecklist)
         assert sorted(checklist.selected) == sorted(screen.rule["evidence"])  # all checked by default
         for key, value in new.items():
-            modal.query_one(f"#approve-{key}", Input).value = value
+            box = modal.query_one(f"#approve-{key}")
+            if isinstance(box, Input):
+                box.value = value
+            else:  # the rule and why wrap in a text box
+                box.load_text(value)
         checklist.focus()
         while checklist.get_option_at_index(checklist.highlighted).value != RACE:
             await pilot.press("down")

@@ -166,7 +166,7 @@ async def test_edit_in_place_then_approve(config, settle) -> None:
         assert app.focused is screen.query_one(RuleList)
         await pilot.press("a")
         await settle(pilot)
-        assert app.screen.query_one("#approve-text", Input).value == new  # the in-place edit is pre-filled
+        assert app.screen.query_one("#approve-text").text == new  # the in-place edit is pre-filled
         await pilot.press("ctrl+s")
         await settle(pilot)
         f = fields(config, CI)

@@ -147,8 +147,8 @@ The command palette (`ctrl+p`) finds any page by fuzzy title, alias or id
 
 Dialogs keep their keys in their border: in the rules pane's approve step (`a`; `s` after
 picking the older rule) `tab`/`shift+tab` move between title, rule, why, apply and the
-evidence checklist, `enter` in a field moves to the next one, `space` toggles the highlighted
-correction (unchecked ones go back to the inbox), `ctrl+s` approves, `esc` cancels.
+evidence checklist, `enter` in the title or apply field moves to the next one, `space` toggles
+the highlighted correction (unchecked ones go back to the inbox), `ctrl+s` approves, `esc` cancels.
 """
 
 

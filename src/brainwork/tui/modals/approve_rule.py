@@ -14,8 +14,9 @@ One modal for both decisions on a candidate:
   older rule's text and why beside the new ones (old left, new right), and
   the confirm button says that the older rule is retired.
 
-``tab``/``shift+tab`` move between the fields, ``enter`` in a field moves
-to the next one, ``space`` toggles the highlighted correction, ``ctrl+s``
+``tab``/``shift+tab`` move between the fields, ``enter`` in a one-line
+field (title, apply) moves to the next one (the rule and why wrap in
+boxes), ``space`` toggles the highlighted correction, ``ctrl+s``
 or the confirm button approves, ``esc`` (or Cancel) cancels. Dismisses with
 an :class:`ApprovalChoice` or None; the caller runs the approval as one
 undoable operation.
@@ -34,9 +35,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, SelectionList, Static
+from textual.widgets import Button, Input, Label, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
+#: Fields that may run over a line: edited in a wrapping box, not a one-line input.
+LONG_FIELDS = ("text", "why")
 #: The editable fields: (key, label, placeholder).
 FIELDS = (
     ("title", "Title", "a complete phrase"),
@@ -68,6 +71,13 @@ def side_by_side(older: dict, new: dict) -> Table:
     table.add_row(Text(older.get("text") or "—"), Text(new.get("text") or "—"))
     table.add_row(Text(older.get("why") or "—", style="dim"), Text(new.get("why") or "—", style="dim"))
     return table
+
+
+class FieldBox(TextArea):
+    """A wrapping box for the rule or why (line breaks are folded to spaces
+    when approving)."""
+
+    HELP_TITLE = "rule field"
 
 
 class EvidenceChecklist(SelectionList[str]):
@@ -110,7 +120,11 @@ class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
                 for key, label, placeholder in FIELDS:
                     with Horizontal(classes="approve-row"):
                         yield Label(label, classes="approve-label")
-                        yield Input(self._value(key), placeholder=placeholder, id=f"approve-{key}", select_on_focus=False)
+                        if key in LONG_FIELDS:
+                            yield FieldBox(self._value(key), id=f"approve-{key}", soft_wrap=True, show_line_numbers=False,
+                                           tab_behavior="focus", placeholder=placeholder)
+                        else:
+                            yield Input(self._value(key), placeholder=placeholder, id=f"approve-{key}", select_on_focus=False)
                 if self.older is not None:
                     yield Static(side_by_side(self.older, {"id": rid, "text": self._value("text"), "why": self._value("why")}),
                                  id="approve-sides")
@@ -158,15 +172,16 @@ class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
         event.stop()
         self.focus_next()
 
-    @on(Input.Changed)
-    def _refresh_sides(self, event: Input.Changed) -> None:
-        if self.older is None or event.input.id not in ("approve-text", "approve-why"):
+    @on(TextArea.Changed)
+    def _refresh_sides(self, event: TextArea.Changed) -> None:
+        if self.older is None:
             return
         new = {"id": self.rule["id"], "text": self._typed("text"), "why": self._typed("why")}
         self.query_one("#approve-sides", Static).update(side_by_side(self.older, new))
 
     def _typed(self, key: str) -> str:
-        return " ".join(self.query_one(f"#approve-{key}", Input).value.split())
+        box = self.query_one(f"#approve-{key}")
+        return " ".join((box.text if isinstance(box, TextArea) else box.value).split())
 
     def choice(self) -> ApprovalChoice | str:
         """The choice as the form stands, or a problem to show."""
