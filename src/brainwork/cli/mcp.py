@@ -70,7 +70,13 @@ def mcp_group(ctx: click.Context, vault: str | None, store: str | None, http: bo
         except KeyboardInterrupt:
             pass
     else:
-        mcp_server.serve_stdio(config)
+        if click.get_text_stream("stdin").isatty():
+            echo(f"brainwork mcp: serving {config.vault} as MCP over stdin/stdout; an agent starts this "
+                 "command itself (ctrl+c stops)", err=True)
+        try:
+            mcp_server.serve_stdio(config)
+        except KeyboardInterrupt:
+            pass
 
 
 @mcp_group.command("install")
