@@ -134,6 +134,8 @@ async def test_bad_arguments_are_tool_errors_and_the_server_goes_on(sample_vault
             ("search", {"query": "cert", "type": "nonsense"}, "unknown type 'nonsense'"),
             ("search", {"query": "   "}, "give something to search for"),
             ("recall", {}, "missing argument(s): task"),
+            ("capture_task", {"request": "x", "sumary": "typo"}, "unknown argument(s) 'sumary'; capture_task takes:"),
+            ("doctrine", {"budget": 3}, "unknown argument(s) 'budget'; doctrine takes: none"),
         ):
             r = await s.call_tool(tool, args)
             assert r.is_error, (tool, args)

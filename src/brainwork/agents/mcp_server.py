@@ -261,7 +261,8 @@ def _page_text(config: Config, data: dict) -> str:
 
 
 class BrainworkMCPServer(MCPServer):
-    """An :class:`MCPServer` whose argument errors are one line.
+    """An :class:`MCPServer` whose argument errors are one line, and that
+    refuses arguments a tool does not take.
 
     The SDK reports arguments that fail the input schema with pydantic's
     multi-line text and prefixes a tool's own errors with "Error executing
@@ -269,6 +270,13 @@ class BrainworkMCPServer(MCPServer):
     command line prints."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        # The SDK drops arguments the tool does not take; a misspelt field
+        # (``sumary``) would then vanish from the record without a word.
+        known = {t.name: set(t.input_schema.get("properties", {})) for t in await self.list_tools()}
+        unknown = sorted(set(arguments or {}) - known.get(name, set(arguments or {})))
+        if unknown:
+            raise ToolError(f"unknown argument(s) {', '.join(map(repr, unknown))}; {name} takes: "
+                            f"{', '.join(sorted(known[name])) or 'none'}")
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
