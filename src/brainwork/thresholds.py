@@ -104,14 +104,45 @@ class Thresholds:
       pairs score 0.55 (chain corrections vs the leaf-only rule) to 0.70,
       the best unrelated pair 0.44 (CI corrections vs the backup rule),
       three unrelated CI/build corrections vs the chain rule 0.30).
-    - ``rule_task_similarity``: a task belongs to a rule's task class (for its
-      before/after effect and staleness) when it is this similar to the
-      centroid of the tasks the rule's corrections came from (0..1, cosine;
-      issue 4 §7).
-    - ``rule_overlap_similarity``: active rules this similar are proposed for
-      merging (0..1; issue 4).
-    - ``rule_stale_days``: an active rule with no recall hit, matching task or
-      new correction for this many days is proposed for retirement (days).
+    - ``rule_task_similarity``: a task belongs to a lesson's task class (for
+      the replay's before/after and staleness) when its title + request
+      vector is this similar to the centroid of the title + request vectors
+      of the tasks the lesson's evidence came from (0..1, cosine; on
+      sample_vault/ with all-MiniLM-L6-v2 later certificate renewals score
+      0.54-0.79 against the chain rule's renewals and the blog post about
+      certificates 0.51; migrations vary more, 0.27-0.59, and join by tags;
+      brainwork.learn.replay).
+    - ``task_class_tags``: a task also joins a lesson's task class when it
+      carries this many of the lesson's class tags (tags on at least half of
+      the evidence tasks; all of them when there are fewer). With 2 on
+      sample_vault/ every migration joins the backup lesson (migration,
+      postgres) and a blog post that merely mentions postgres does not.
+    - ``lesson_similarity``: a correction that is no rule's evidence belongs
+      to the lesson whose evidence centroid it is this cosine-similar to (the
+      nearest one; page vectors; 0..1). On sample_vault/ the later backup
+      corrections score 0.48-0.61 against the backup rule's evidence, the
+      unapproved customer quote 0.64 against the sourcing lesson; unrelated
+      corrections stay below 0.40 (the kubectl context slip: 0.09 against
+      the chain lesson).
+    - ``replay_min_tasks``: the replay compares a lesson's repeat rate before
+      and after its rule became active only with at least this many tasks of
+      its class on each side; below, it says "too little data" (tasks).
+    - ``replay_min_fewer_tasks``: "fewer repeats after" needs the after side
+      to have at least this many repeated tasks fewer than the before rate
+      predicts (before rate x after tasks). On the labelled lessons
+      benchmark, where the agent never improved, two of twelve rules dropped
+      by less than one task (0.75 -> 0.67, 0.33 -> 0.20 on 3-6 tasks a side)
+      and were called improvements without it (tasks).
+    - ``rule_overlap_similarity``: two active rules whose rule text + why are
+      this cosine-similar teach the same lesson and are proposed for a merge
+      (0..1; all-MiniLM-L6-v2 on the text and why alone, sample_vault/: two
+      wordings of the certificate-chain rule score 0.89, of the backup rule
+      0.79; the opposite CI rules "read the log before re-running" and
+      "re-run automatically" 0.78, which a merge must not join; the chain
+      and backup rules 0.31; brainwork.learn.prune).
+    - ``rule_stale_days``: an active rule whose task class had no task for
+      this many days (since its newest class task or its activation,
+      whichever is later) is proposed for retirement (days).
     - ``doctrine_budget_tokens``: default size budget of the doctrine block
       (tokens, estimated as characters / 4).
     - ``recall_budget_chars``: default size of a recall answer (characters).
@@ -146,8 +177,12 @@ class Thresholds:
     rule_match_similarity: float = 0.45
     rule_contradiction_margin: float = 0.05
     supersede_similarity: float = 0.50
-    rule_task_similarity: float = 0.45
-    rule_overlap_similarity: float = 0.85
+    rule_task_similarity: float = 0.55
+    task_class_tags: int = 2
+    lesson_similarity: float = 0.45
+    replay_min_tasks: int = 3
+    replay_min_fewer_tasks: float = 1.0
+    rule_overlap_similarity: float = 0.80
     rule_stale_days: int = 60
     doctrine_budget_tokens: int = 1500
     recall_budget_chars: int = 4000

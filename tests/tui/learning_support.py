@@ -9,8 +9,9 @@ index and never re-embeds.
 
 The sample vault (see sample_vault/): 25 corrections, 15 of them unresolved
 (7 open, 8 clustered); rules: verify-full-cert-chain active since
-2026-09-20 (helped), backup-and-dry-run-before-migration active since
-2026-09-25 (did not help), verify-leaf-cert retired, read-ci-log-before-rerun
+2026-09-20 (fewer repeat corrections after, by the replay),
+backup-and-dry-run-before-migration active since 2026-09-25 (no fewer),
+verify-leaf-cert retired, read-ci-log-before-rerun
 and cite-sources-in-posts candidates, retry-failed-ci-jobs-automatically
 rejected.
 """

@@ -15,6 +15,7 @@ from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.approve_rule import ApproveRuleScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen, RuleOptions
 from brainwork.tui.modals.reason import ReasonScreen
+from brainwork.tui.modals.replay import ReplayScreen
 from brainwork.tui.screens.rules import RuleList, RulesScreen, RuleText, doctrine_share
 from brainwork.tui.widgets.effect_chart import EffectChart
 from brainwork.vault.edit import frontmatter_fields
@@ -91,26 +92,37 @@ async def test_candidates_first_with_their_evidence(config, settle) -> None:
         assert not screen.query_one("#rule-effect").display
 
 
-async def test_active_rules_show_their_effect_and_doctrine_cost(config, settle) -> None:
+async def test_active_rules_show_their_replay_figures_and_doctrine_cost(config, settle) -> None:
     app = BrainworkApp(config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         await cursor_to(pilot, screen, CERT)
         rule = screen.rule
-        assert rule["helped"] is True and rule["after"] < rule["before"]
+        lesson = rule["replay"]
+        before, after = lesson["before"], lesson["after"]
+        assert lesson["verdict"] == "fewer repeats after" and after["rate"] < before["rate"]
         chart = screen.query_one(EffectChart)
         assert screen.query_one("#rule-effect").display
-        assert chart.figures == (rule["before"], rule["after"], rule["tasks_before"], rule["tasks_after"], True)
+        assert chart.figures == (before["rate"], after["rate"], before["tasks"], after["tasks"], True)
         numbers = str(screen.query_one("#effect-numbers").render())
-        assert "helped" in numbers and f"{rule['tasks_after']} tasks" in numbers
-        assert "all corrections" in numbers
+        assert "fewer repeats after" in numbers and f"{after['repeated']} of {after['tasks']} tasks" in numbers
+        assert "helped" not in numbers
         share = doctrine_share(rule, screen.view.doctrine)
         assert share.startswith(f"{rule['doctrine_tokens']} tokens · ")
         assert "of the doctrine" in share and "budget" in share
         assert screen.query_one(RuleText).read_only
         await cursor_to(pilot, screen, BACKUP)
-        assert screen.rule["helped"] is False
-        assert "did not help" in str(screen.query_one("#effect-numbers").render())
+        assert screen.rule["replay"]["verdict"] == "no fewer repeats after"
+        assert "no fewer repeats after" in str(screen.query_one("#effect-numbers").render())
+        # p shows the whole replay; esc closes it
+        await pilot.press("p")
+        await settle(pilot)
+        assert isinstance(app.screen, ReplayScreen)
+        shown = str(app.screen.query_one("#replay-headline").render())
+        assert "Lesson in the room" in shown and f"of {len(screen.view.replay.repeats)} repeat" in shown
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
 
 
 async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> None:
@@ -288,7 +300,7 @@ def test_rules_pane_candidate_snapshot(snap_compare, config, settle) -> None:
 
 
 def test_rules_pane_active_rule_snapshot(snap_compare, config, settle) -> None:
-    """An active rule that helped: before/after chart, numbers, doctrine share."""
+    """An active rule with fewer repeats after: before/after repeat-rate chart, counts, doctrine share."""
     assert _snap(snap_compare, config, settle, CERT)
 
 
@@ -302,5 +314,5 @@ async def test_a_fresh_vault_is_embedded_in_a_worker(sample_config, settle, monk
         screen = await open_rules(pilot, settle)
         view = screen.view
         assert view.figures and view.embedded > 40
-        assert view.rules[CERT]["helped"] is True
+        assert view.rules[CERT]["replay"]["verdict"] == "fewer repeats after"
         assert all(e["similarity"] is not None for e in view.evidence[CI])

@@ -1,5 +1,5 @@
 """Commands of the learning step (issue 4 §3-§5, §7): ``consolidate``,
-``rules``, ``approve``, ``reject``, ``retire``, ``doctrine``.
+``rules``, ``replay``, ``approve``, ``reject``, ``retire``, ``doctrine``.
 
 Registered through :mod:`brainwork.cli.learn` (its ``COMMANDS``). Each is a
 thin shell over :mod:`brainwork.learn`; the workbench calls the same
@@ -62,12 +62,27 @@ def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
     click.echo(f"{verb} {report.candidates_created} candidate rule(s){tail}")
 
 
+def _replay_line(lesson: dict) -> str:
+    """``repeats 0.80 → 0.00 (4/5 → 0/6 tasks): fewer repeats after`` from
+    :meth:`brainwork.learn.replay.LessonReplay.to_json`."""
+    def rate(side):
+        return "–" if side is None or side["rate"] is None else f"{side['rate']:.2f}"
+
+    def counts(side):
+        return "–" if side is None else f"{side['repeated']}/{side['tasks']}"
+
+    b, a = lesson["before"], lesson["after"]
+    if a is None:
+        return f"repeats {rate(b)} ({counts(b)} tasks so far): {lesson['verdict']}"
+    return f"repeats {rate(b)} → {rate(a)} ({counts(b)} → {counts(a)} tasks): {lesson['verdict']}"
+
+
 @click.command("rules")
 @click.option("--status", type=click.Choice(list(RULE_STATUSES)), default=None, help="Only rules with this status.")
-@click.option("--json", "as_json", is_flag=True, help="Print rules, effects and pruning suggestions as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print rules, replay figures and pruning suggestions as JSON.")
 @vault_options
 def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
-    """List rules with their status, doctrine cost, before/after effect and pruning suggestions."""
+    """List rules with their status, doctrine cost, repeat corrections before/after (replay) and pruning suggestions."""
     from brainwork.learn.rules import overview
 
     with open_store(config) as store:
@@ -77,11 +92,7 @@ def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
         echo_json(data)
         return
     for r in data["rules"]:
-        effect = ""
-        if r["before"] is not None or r["after"] is not None:
-            fmt = lambda v: "–" if v is None else f"{v:.2f}"  # noqa: E731
-            effect = (f"  corrections/task {fmt(r['before'])} → {fmt(r['after'])} "
-                      f"({r['tasks_before']} → {r['tasks_after']} tasks)")
+        effect = f"  {_replay_line(r['replay'])}" if r["replay"] and r["status"] == "active" else ""
         cost = f"  ~{r['doctrine_tokens']} tokens" if r["doctrine_tokens"] else ""
         click.echo(f"{(r['status'] or '-'):9} {r['id']}  {r['title']}{cost}{effect}")
         if r["status"] == "candidate":
@@ -91,6 +102,38 @@ def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
     click.echo(f"doctrine: ~{d['tokens']} of {d['budget']} tokens" + (" (over budget)" if d["over_budget"] else ""))
     for s in data["pruning"]:
         click.echo(f"suggest {s['kind']}: {s['reason']}")
+
+
+@click.command("replay")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole replay (repeats, lessons, task classes) as JSON.")
+@vault_options
+def replay_cmd(config: Config, as_json: bool) -> None:
+    """Replay the vault's tasks in date order: were repeated lessons in the agent's context, and did
+    each rule reduce repeat corrections on its kind of task?
+
+    Read-only (loads the embedding model). See docs/learning-loop.md, "Measuring improvement: replay".
+    """
+    from brainwork.learn.replay import replay
+
+    with open_store(config) as store:
+        _synced(config, store)
+        report = replay(config, store)
+    if as_json:
+        echo_json(report.to_json())
+        return
+    rate = report.in_room_rate
+    by = ", ".join(f"{n} by {via}" for via, n in sorted(report.to_json()["in_room_by"].items()))
+    click.echo(f"replayed {report.tasks} dated task(s) ({report.undated_tasks} undated left out), "
+               f"{report.corrections} correction(s)")
+    click.echo(f"lesson in the room: {report.in_room} of {len(report.repeats)} repeat correction(s)"
+               + (f" ({rate:.0%}; {by})" if rate is not None else "") + f"; recall {report.recall}")
+    for lesson in report.lessons:
+        click.echo(f"{(lesson.status or '-'):9} {lesson.rule}" + (f"  active since {lesson.activated}" if lesson.activated else ""))
+        click.echo(f"          {_replay_line(lesson.to_json())}")
+        click.echo(f"          {len(lesson.task_class)} task(s) of its kind, {len(lesson.corrections)} correction(s), "
+                   f"{lesson.repeats_in_room} of {lesson.repeats} repeat(s) with the lesson in the room")
+    click.echo(f"(a verdict needs at least {report.min_tasks} tasks on each side; evidence a rule was approved from "
+               "is never counted after it)")
 
 
 @click.command("approve")
@@ -233,4 +276,4 @@ def doctrine_cmd(config: Config, fmt: str, budget: int | None) -> None:
         click.echo(f"brainwork: warning: {warning}", err=True)
 
 
-COMMANDS = [consolidate_cmd, rules_cmd, approve_cmd, reject_cmd, retire_cmd, doctrine_cmd]
+COMMANDS = [consolidate_cmd, rules_cmd, replay_cmd, approve_cmd, reject_cmd, retire_cmd, doctrine_cmd]

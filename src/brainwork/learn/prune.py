@@ -1,14 +1,18 @@
 """Pruning suggestions: keep the doctrine small enough that every rule earns
-its place (issue 4 §5). Suggestions only; a person merges or retires.
+its place. Suggestions only; a person merges or retires.
 
-- **merge**: two active rules whose page vectors are at least
-  ``thresholds.rule_overlap_similarity`` cosine-similar overlap; one
-  carefully worded rule should replace both.
-- **retire**: an active rule that has not been relevant for
-  ``thresholds.rule_stale_days`` days — no recall hit (RecallHit rows written
-  by ``brainwork recall``), no task in its task class
-  (:func:`brainwork.learn.effect.task_class`) and no new evidence correction
-  since then, and activated longer ago than that.
+- **merge**: two active rules that teach the same lesson — their rule text
+  and why, embedded together (one encode call for all active rules), are
+  at least ``thresholds.rule_overlap_similarity`` cosine-similar. The rest
+  of a rule page (title, checklist, history) is left out: two rules with
+  different write-ups but one instruction must still meet, and two rules
+  that share only a topic must not.
+- **retire**: an active rule whose task class went quiet — no task of its
+  kind (:class:`brainwork.learn.replay.LessonReplay` ``task_class``) for
+  more than ``thresholds.rule_stale_days`` days, counted from its newest
+  class task or its activation, whichever is later. Recall hits do not
+  count: every recall serves every active rule, so they cannot tell rules
+  apart.
 
 "Today" is the local date unless given (tests pass one).
 """
@@ -19,11 +23,10 @@ from dataclasses import asdict, dataclass
 from datetime import date
 
 from brainwork.config import Config
-from brainwork.learn.effect import RuleEffect, rule_effects
+from brainwork.learn.embed import Embedder, get_embedder
+from brainwork.learn.replay import Replay, replay as run_replay
 from brainwork.learn.rules import Rule, list_rules
-from brainwork.learn.similarity import page_vectors
 from brainwork.store import Store
-from brainwork.store import learning as q
 
 
 @dataclass
@@ -32,8 +35,9 @@ class Suggestion:
 
     ``kind``: ``"merge"`` or ``"retire"``; ``rules``: the rule ids (two for a
     merge, one to retire); ``reason``: one line for people; ``similarity``:
-    the cosine of a merge pair; ``last_activity``: the newest date the rule
-    was relevant (retire), ``days``: days since then.
+    the cosine of a merge pair's text + why; ``last_activity``: the newest
+    date a task of the rule's class was seen, or its activation (retire);
+    ``days``: days since then.
     """
 
     kind: str
@@ -58,46 +62,54 @@ def _day(value) -> date | None:
         return None
 
 
+def lesson_text(rule: Rule) -> str:
+    """What a rule teaches: its instruction and why (the title when both are empty)."""
+    return " ".join(p for p in (rule.text, rule.why) if p).strip() or rule.title
+
+
+def merge_pairs(rules: list[Rule], threshold: float, embedder: Embedder) -> list[tuple[float, str, str]]:
+    """``(similarity, a, b)`` for every pair of ``rules`` whose
+    :func:`lesson_text` is at least ``threshold`` similar, most similar first."""
+    if len(rules) < 2:
+        return []
+    vecs = embedder.encode([lesson_text(r) for r in rules])
+    pairs = []
+    for i, a in enumerate(rules):
+        for j in range(i + 1, len(rules)):
+            s = float(vecs[i] @ vecs[j])
+            if s >= threshold:
+                pairs.append((s, a.id, rules[j].id))
+    return sorted(pairs, key=lambda x: (-x[0], x[1], x[2]))
+
+
 def suggestions(
     config: Config,
     store: Store,
     *,
     today: date | str | None = None,
     rules: list[Rule] | None = None,
-    effects: dict[str, RuleEffect] | None = None,
+    report: Replay | None = None,
+    embedder: Embedder | None = None,
 ) -> list[Suggestion]:
     """Merge suggestions (most similar first), then retire suggestions
-    (stalest first). ``rules``/``effects`` may be passed in when the caller
-    already has them."""
+    (stalest first). ``rules`` (all rule pages) and ``report`` (the
+    replay) may be passed in when the caller already has them."""
     th = config.thresholds
     now = _day(today) if today is not None else date.today()
-    active = [r for r in (rules if rules is not None else list_rules(store, "active")) if r.status == "active"]
-    out: list[Suggestion] = []
-    if len(active) >= 2:
-        vecs = page_vectors(config, store, [r.id for r in active], refresh=False)
-        pairs = []
-        for i, a in enumerate(active):
-            for b in active[i + 1 :]:
-                if a.id in vecs and b.id in vecs:
-                    s = float(vecs[a.id] @ vecs[b.id])
-                    if s >= th.rule_overlap_similarity:
-                        pairs.append((s, a.id, b.id))
-        for s, a, b in sorted(pairs, key=lambda x: (-x[0], x[1], x[2])):
-            out.append(Suggestion("merge", [a, b], f"{a} and {b} overlap (similarity {s:.2f}); merge them into one rule", s))
+    rules = rules if rules is not None else list_rules(store)
+    active = [r for r in rules if r.status == "active"]
     if not active:
-        return out
-    effects = effects if effects is not None else rule_effects(config, store, active)
-    hits = q.last_recall_hits(store)
-    corrections = {c["id"]: c for c in q.corrections(store)}
+        return []
+    emb = embedder or get_embedder(config)
+    out = [
+        Suggestion("merge", [a, b], f"{a} and {b} teach the same lesson (similarity {s:.2f}); merge them into one rule", s)
+        for s, a, b in merge_pairs(active, th.rule_overlap_similarity, emb)
+    ]
+    report = report if report is not None else run_replay(config, store, embedder=emb, rules=rules)
     stale = []
     for r in active:
-        activity = {
-            "activated": _day(r.activated),
-            "recall hit": _day(hits.get(r.id)),
-            "matching task": _day(effects[r.id].last_task) if r.id in effects else None,
-            "correction": max((d for d in (_day(corrections[c]["created"]) for c in r.evidence if c in corrections) if d), default=None),
-        }
-        known = [d for d in activity.values() if d is not None]
+        lesson = report.lesson(r.id)
+        known = [d for d in (_day(r.activated), _day(lesson.last_task) if lesson else None) if d is not None]
         if not known:
             continue
         last = max(known)
@@ -108,7 +120,7 @@ def suggestions(
         out.append(
             Suggestion(
                 "retire", [rid],
-                f"{rid}: no recall hit, matching task or new correction for {days} days (since {last.isoformat()}); retire it?",
+                f"{rid}: no task of its kind for {days} days (since {last.isoformat()}); retire it?",
                 last_activity=last.isoformat(), days=days,
             )
         )

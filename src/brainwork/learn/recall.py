@@ -162,6 +162,26 @@ def _rules(store: Store) -> list[RecallItem]:
     return items
 
 
+def task_score(similarity: float, overlap: float, thresholds, used_vectors: bool = True) -> float:
+    """A prior task's combined score: cosine ``similarity`` plus
+    ``recall_overlap_weight`` x ``overlap`` (share of the description's
+    content words in the task's title and tags, 0..1); ``overlap`` alone
+    without vectors. Shared with :mod:`brainwork.learn.replay`."""
+    return similarity + thresholds.recall_overlap_weight * overlap if used_vectors else overlap
+
+
+def keep_best(scored: list, thresholds, score=lambda x: x[0], key=lambda x: x[1]) -> list:
+    """The prior tasks a recall answer keeps of ``scored`` (items with a
+    score and an id): at least ``recall_min_similarity``, best first (ties by
+    id), at least ``recall_relative_cutoff`` x the best score, at most
+    ``recall_tasks``. Shared with :mod:`brainwork.learn.replay`."""
+    out = sorted((x for x in scored if score(x) >= thresholds.recall_min_similarity), key=lambda x: (-score(x), key(x)))
+    if out:
+        floor = score(out[0]) * thresholds.recall_relative_cutoff
+        out = [x for x in out if score(x) >= floor]
+    return out[: thresholds.recall_tasks]
+
+
 def rank_tasks(
     config: Config, store: Store, description: str, embedder: Embedder | None = None
 ) -> tuple[list[RecallItem], bool]:
@@ -188,7 +208,7 @@ def rank_tasks(
         twords = words(r["title"]) | words(" ".join(r["tags"] or []))
         overlap = len(qwords & twords) / len(qwords) if qwords else 0.0
         sim = sims.get(r["id"], 0.0)
-        score = sim + th.recall_overlap_weight * overlap if used_vectors else overlap
+        score = task_score(sim, overlap, th, used_vectors)
         if score < th.recall_min_similarity:
             continue
         f = _fields(r["fields"])
@@ -201,11 +221,7 @@ def rank_tasks(
         item = RecallItem("task", r["id"], r["title"], " ".join(bits), score=round(score, 4),
                           similarity=round(sim, 4), overlap=round(overlap, 4))
         out.append(item)
-    out.sort(key=lambda t: (-(t.score or 0.0), t.id))
-    if out:
-        floor = (out[0].score or 0.0) * th.recall_relative_cutoff
-        out = [t for t in out if (t.score or 0.0) >= floor]
-    return out[: th.recall_tasks], used_vectors
+    return keep_best(out, th, score=lambda t: t.score or 0.0, key=lambda t: t.id), used_vectors
 
 
 def one_hop(store: Store, task_ids: list[str]) -> list[RecallItem]:

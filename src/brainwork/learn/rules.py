@@ -562,43 +562,44 @@ def _drop_redundant_related(text: str, store: Store, evidence: set[str]) -> str:
     return set_field(text, "related", None)
 
 
-def overview(config: Config, store: Store, status: str | None = None, *, today=None) -> dict:
+def overview(config: Config, store: Store, status: str | None = None, *, today=None, report=None) -> dict:
     """What ``brainwork rules --json`` prints and the Rules pane shows.
 
-    ``{"rules": [...], "pruning": [...], "doctrine": {"tokens", "budget", "over_budget"}}``.
-    Each rule is :meth:`Rule.to_json` plus ``doctrine_tokens`` (its cost in
-    the doctrine, active rules only) and the effect (issue 4 §7): ``before``
-    and ``after`` (corrections of the rule's kind per task), ``tasks_before``,
-    ``tasks_after``, ``corrections_before``, ``corrections_after``,
-    ``helped``, ``all_before``/``all_after`` (all corrections per task) —
-    None for rules that are not active (see :mod:`brainwork.learn.effect`). ``pruning`` lists merge/retire suggestions
-    (:mod:`brainwork.learn.prune`).
+    ``{"rules": [...], "pruning": [...], "doctrine": {"tokens", "budget",
+    "over_budget"}, "replay": {...}}``. Each rule is :meth:`Rule.to_json`
+    plus ``doctrine_tokens`` (its cost in the doctrine, active rules only)
+    and ``replay``: its lesson's figures
+    (:meth:`brainwork.learn.replay.LessonReplay.to_json`: repeat rate
+    before/after activation with counts, verdict) or None for a rule
+    without evidence. ``pruning`` lists merge/retire suggestions
+    (:mod:`brainwork.learn.prune`); ``replay`` the replay's totals
+    (:meth:`brainwork.learn.replay.Replay.to_json` without ``lessons``).
+    ``report``: a replay the caller already ran (loads the model otherwise).
 
     Raises:
         UserError: unknown ``status``.
     """
     from brainwork.learn.doctrine import doctrine
-    from brainwork.learn.effect import rule_effects
     from brainwork.learn.prune import suggestions
+    from brainwork.learn.replay import replay
 
     rules = list_rules(store, status)
-    active = [r for r in (rules if status in (None, "active") else list_rules(store, "active")) if r.status == "active"]
-    effects = rule_effects(config, store, active)
+    every = rules if status is None else list_rules(store)
+    report = report if report is not None else replay(config, store, rules=every)
     doc = doctrine(config, store)
     cost = {d.id: d.tokens for d in doc.rules}
     out = []
     for r in rules:
         item = r.to_json()
-        e = effects.get(r.id)
+        lesson = report.lesson(r.id)
         item["doctrine_tokens"] = cost.get(r.id)
-        for key in ("before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped",
-                    "all_before", "all_after"):
-            item[key] = None if e is None else e.to_json()[key]
-        item["task_class"] = None if e is None else e.to_json()["task_class"]
+        item["replay"] = None if lesson is None else lesson.to_json()
         out.append(item)
-    prune = suggestions(config, store, today=today, rules=active, effects=effects)
+    prune = suggestions(config, store, today=today, rules=every, report=report)
+    totals = {k: v for k, v in report.to_json().items() if k != "lessons"}
     return {
         "rules": out,
         "pruning": [s.to_json() for s in prune],
         "doctrine": {"tokens": doc.tokens, "budget": doc.budget, "over_budget": doc.over_budget},
+        "replay": totals,
     }

@@ -12,9 +12,9 @@ returns to the list; the edit is kept until approved or undone with
 ``ctrl+z`` in the box). For a candidate: its evidence — each correction with
 its task, date, status and cosine similarity to the rule — and the
 cluster's similarity (from the last consolidation, else the mean pairwise
-similarity of its corrections). For an active rule: a small chart of
-corrections per task before and after it became active
-(:func:`brainwork.learn.effect.rule_effects`) with the numbers, and its
+similarity of its corrections). For an active rule: a small chart of its
+lesson's repeat-correction rate on tasks of its kind before and after it
+became active (:mod:`brainwork.learn.replay`) with the counts, and its
 size in the doctrine (tokens, share of the doctrine and of the budget).
 
 Keys (one each): ``a`` approve — a modal with the title, rule, why and
@@ -25,8 +25,9 @@ suggestion — ``r`` reject (asks the reason), ``s`` approve superseding an
 older active rule (pick it, then the same modal with both texts side by
 side), ``R`` retire an active rule (asks an optional
 reason), ``c`` consolidate, ``o`` open the rule in the graph pane,
-``enter`` on an evidence row opens that correction's task. Every decision
-is a vault operation (undo with ``u``).
+``enter`` on an evidence row opens that correction's task, ``p`` shows the
+whole replay (lesson-in-the-room rate, every lesson's figures). Every
+decision is a vault operation (undo with ``u``).
 
 Reads run in one thread worker (group ``rules``): figures come from the
 embeddings cache; pages never embedded (a fresh vault) are embedded first
@@ -56,6 +57,7 @@ from textual.worker import get_current_worker
 from brainwork.config import Config
 from brainwork.learn import embed
 from brainwork.learn.consolidate import cluster_of
+from brainwork.learn.replay import FEWER, NOT_FEWER, Replay, replay
 from brainwork.learn.rules import approve, list_rules, overview, reject, retire
 from brainwork.learn.similarity import mean_pairwise
 from brainwork.store import Store
@@ -64,6 +66,7 @@ from brainwork.tui import learning, operations
 from brainwork.tui.modals.approve_rule import ApprovalChoice, ApproveRuleScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen
 from brainwork.tui.modals.reason import ReasonScreen
+from brainwork.tui.modals.replay import ReplayScreen
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.effect_chart import EffectChart, effect_title
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
@@ -96,15 +99,17 @@ class RulesView:
     evidence: dict[str, list[dict]] = field(default_factory=dict)
     cluster: dict[str, tuple[float, str]] = field(default_factory=dict)
     embedded: int = 0
-    #: False while pages still wait to be embedded: effects, pruning and
-    #: similarities are not known yet (None / empty).
+    #: False while pages still wait to be embedded: replay figures, pruning
+    #: and similarities are not known yet (None / empty).
     figures: bool = True
+    #: The replay the figures come from (None without figures).
+    replay: Replay | None = None
 
 
 def _needed_ids(store: Store) -> list[str]:
     """Pages whose vectors the pane's figures use: tasks and corrections
-    (effects count the corrections of a rule's kind on its tasks) and live
-    rules."""
+    (the replay ranks prior tasks and sorts corrections into lessons) and
+    live rules."""
     ids = {t["id"] for t in q.tasks(store)} | {c["id"] for c in q.corrections(store)}
     for r in q.rules(store):
         if r["status"] in ("candidate", "active"):
@@ -120,16 +125,13 @@ def missing_vectors(store: Store) -> list[str]:
     return [i for i in ids if i not in have]
 
 
-#: Keys of an overview item that need vectors (effect figures).
-EFFECT_KEYS = (
-    "before", "after", "tasks_before", "tasks_after", "corrections_before", "corrections_after", "helped",
-    "all_before", "all_after", "task_class",
-)
+#: Keys of an overview item that need vectors (replay figures).
+EFFECT_KEYS = ("replay",)
 
 
 def _overview_without_vectors(config: Config, store: Store) -> dict:
     """:func:`brainwork.learn.rules.overview` without the figures that need
-    vectors (effects None, no pruning): shown while pages are embedded."""
+    vectors (replay None, no pruning): shown while pages are embedded."""
     from brainwork.learn.doctrine import doctrine
 
     doc = doctrine(config, store)
@@ -147,10 +149,11 @@ def read_rules_view(config: Config, store: Store, today: str | None = None, *, f
     """Read the pane's data (no writes; vectors come from the cache).
 
     ``today``: the date pruning counts staleness to (default: today).
-    ``figures=False``: leave out what needs vectors (effects, pruning,
+    ``figures=False``: leave out what needs vectors (replay, pruning,
     similarities) — for a first paint while missing vectors are embedded.
     """
-    data = overview(config, store, today=today) if figures else _overview_without_vectors(config, store)
+    report = replay(config, store) if figures else None
+    data = overview(config, store, today=today, report=report) if figures else _overview_without_vectors(config, store)
     by_id = {r["id"]: r for r in data["rules"]}
     order: list[str] = []
     for status, _ in GROUPS:
@@ -171,7 +174,7 @@ def read_rules_view(config: Config, store: Store, today: str | None = None, *, f
         key = cl.get("candidate") or (cl.get("rule") if cl.get("action") != "evidence" else None)
         if key:
             clusters[key] = float(cl.get("similarity") or 0.0)
-    view = RulesView(by_id, order, data["pruning"], data["doctrine"], figures=figures)
+    view = RulesView(by_id, order, data["pruning"], data["doctrine"], figures=figures, replay=report)
     for r in live:
         rv = vecs.get(r["id"])
         rows = []
@@ -224,32 +227,31 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _per_task(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
+def _rate(side: dict | None) -> str:
+    return "—" if side is None or side["rate"] is None else f"{side['rate']:.2f}"
 
 
 def effect_numbers(rule: dict) -> Text:
-    """The numbers beside the effect chart (corrections per task, counts, verdict)."""
+    """The numbers beside the chart: the lesson's repeat-correction rate on
+    tasks of its kind before and after activation, with counts, and the
+    verdict (:mod:`brainwork.learn.replay`)."""
     text = Text()
-    if not rule.get("tasks_before") and not rule.get("tasks_after"):
-        text.append("No dated task of its class\nyet: nothing to compare.", style="dim")
+    lesson = rule.get("replay")
+    if not lesson:
+        text.append("No evidence: no lesson\nto replay.", style="dim")
         return text
-    text.append("Corrections of its kind per task\n", style="bold")
-    text.append(f"before  {_per_task(rule['before'])}")
-    text.append(f"  {rule['corrections_before']} in {_n(rule['tasks_before'], 'task')}\n", style="dim")
-    text.append(f"after   {_per_task(rule['after'])}")
-    text.append(f"  {rule['corrections_after']} in {_n(rule['tasks_after'], 'task')}\n", style="dim")
-    helped = rule.get("helped")
-    change = effect_title(rule.get("before"), rule.get("after")).partition(": ")[2]
-    if helped is True:
-        text.append(f"{change + ': ' if change else ''}helped", style="bold green")
-    elif helped is False:
-        text.append(f"{change + ': ' if change else ''}did not help", style="bold red")
-    else:
-        text.append("nothing to compare yet", style="dim")
-    if rule.get("all_before") is not None or rule.get("all_after") is not None:
-        text.append(f"\nall corrections {_per_task(rule.get('all_before'))} → {_per_task(rule.get('all_after'))}", style="dim")
-    text.append(f"\nactive since {rule.get('activated') or '?'}", style="dim")
+    before, after = lesson["before"], lesson["after"]
+    text.append("Repeats on tasks of its kind\n", style="bold")
+    text.append(f"before  {_rate(before)}")
+    text.append(f"  {before['repeated']} of {_n(before['tasks'], 'task')}\n", style="dim")
+    if after is not None:
+        text.append(f"after   {_rate(after)}")
+        text.append(f"  {after['repeated']} of {_n(after['tasks'], 'task')}\n", style="dim")
+    verdict = lesson["verdict"]
+    style = {FEWER: "bold green", NOT_FEWER: "bold red"}.get(verdict, "dim")
+    text.append(verdict, style=style)
+    text.append(f"\nin the room: {lesson['repeats_in_room']} of {_n(lesson['repeats'], 'repeat')}", style="dim")
+    text.append(f"\nsince {rule.get('activated') or '?'} · p: replay", style="dim")
     return text
 
 
@@ -343,6 +345,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         Binding("R", "retire", "Retire", tooltip="Retire an active rule (it leaves the doctrine)"),
         Binding("c", "consolidate", "Consolidate", tooltip="Cluster open corrections and draft candidate rules"),
         Binding("o", "open_rule", "Open in graph", show=False, tooltip="Show the rule's page in the graph pane"),
+        Binding("p", "replay", "Replay", show=False, tooltip="Repeat corrections before/after each rule, and whether the lesson was in the room"),
         Binding("escape", "leave_text", "Back to the list", show=False),
     ]
 
@@ -426,7 +429,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             if self.view is None:
                 self._message(message.text)
             elif not self.view.figures and self.rule_is("active"):
-                self.query_one("#effect-numbers", Static).update(Text(f"Effect: {message.text}", style="dim"))
+                self.query_one("#effect-numbers", Static).update(Text(f"Replay: {message.text}", style="dim"))
 
     def on_rules_loaded(self, message: RulesLoaded) -> None:
         if message.request_id != self._request:
@@ -481,14 +484,16 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             if rule["id"] in self.edits:
                 extra += " · edited"
         elif rule["status"] == "active" and self.view is not None and not self.view.figures:
-            extra = "effect: computing…"
+            extra = "replay: computing…"
         elif rule["status"] == "active":
-            if rule.get("helped") is True:
-                extra = f"helped · {_per_task(rule['before'])}→{_per_task(rule['after'])}"
-            elif rule.get("helped") is False:
-                extra = f"no effect · {_per_task(rule['before'])}→{_per_task(rule['after'])}"
+            lesson = rule.get("replay")
+            if lesson and lesson["verdict"] in (FEWER, NOT_FEWER):
+                word = "fewer repeats" if lesson["verdict"] == FEWER else "no fewer"
+                extra = f"{word} · {_rate(lesson['before'])}→{_rate(lesson['after'])}"
+            elif lesson:
+                extra = lesson["verdict"]
             else:
-                extra = "no comparison yet"
+                extra = "no evidence to replay"
         elif rule["status"] == "retired":
             extra = f"retired {rule['retired']}" if rule.get("retired") else ""
         elif rule["status"] == "rejected":
@@ -575,13 +580,17 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             self.query_one(EffectChart).clear_effect()
             self.query_one(EffectChart).display = False
             self.query_one("#effect-numbers", Static).update(
-                Text(f"Effect: {self._waiting or 'computing…'}", style="dim")
+                Text(f"Replay: {self._waiting or 'computing…'}", style="dim")
             )
         elif rule["status"] == "active":
             effect.display = True
             self.query_one(EffectChart).display = True
+            lesson = rule.get("replay") or {}
+            before, after = lesson.get("before") or {}, lesson.get("after") or {}
+            verdict = lesson.get("verdict")
             self.query_one(EffectChart).show_effect(
-                rule["before"], rule["after"], rule["tasks_before"] or 0, rule["tasks_after"] or 0, rule["helped"]
+                before.get("rate"), after.get("rate"), before.get("tasks") or 0, after.get("tasks") or 0,
+                True if verdict == FEWER else False if verdict == NOT_FEWER else None,
             )
             self.query_one("#effect-numbers", Static).update(effect_numbers(rule))
         else:
@@ -693,6 +702,8 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             return True if self.rule_is("active") else None
         if action == "open_rule":
             return True if self.rule is not None else None
+        if action == "replay":
+            return True if self.view is not None and self.view.replay is not None else None
         if action == "consolidate":
             return True if self.app.store.is_open else None
         if action == "leave_text":
@@ -714,6 +725,10 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
     def action_consolidate(self) -> None:
         learning.consolidate(self.app)
+
+    def action_replay(self) -> None:
+        if self.view is not None and self.view.replay is not None:
+            self.app.push_screen(ReplayScreen(self.view.replay))
 
     def _edited_text(self) -> str | None:
         text = self.edits.get(self.current or "")

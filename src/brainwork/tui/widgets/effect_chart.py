@@ -1,12 +1,12 @@
-"""A small bar chart of a rule's effect: corrections per task before and
-after it became active (issue 4 §7), drawn with textual-plotext.
+"""A small bar chart of a rule's replay figures: the share of tasks of its
+kind that got its lesson's correction again, before and after the rule
+became active (:mod:`brainwork.learn.replay`), drawn with textual-plotext.
 
 Two horizontal bars, ``before`` and ``after``, each labelled with its task
-count; the ``after`` bar is green when the rule helped (fewer corrections
-per task after activation), red when it did not, grey when there is
-nothing to compare yet (no task on one side). The numbers and the verdict
-in words sit beside it (the Rules pane); :func:`effect_title` gives the
-change as a percentage.
+count; the ``after`` bar is green with fewer repeats after activation, red
+with no fewer, grey when there is no verdict (too little data). The counts
+and the verdict in words sit beside it (the Rules pane); :func:`effect_title`
+gives the change as a percentage.
 """
 
 from __future__ import annotations
@@ -15,21 +15,21 @@ from textual_plotext import PlotextPlot
 
 
 def effect_title(before: float | None, after: float | None) -> str:
-    """The chart's title: the change in corrections per task, in words."""
+    """The chart's title: the change in the repeat rate, in words."""
     if before is None or after is None:
-        return "corrections per task"
+        return "repeat rate"
     if before == 0:
-        return "corrections per task" if after == 0 else "corrections per task: up from 0"
+        return "repeat rate" if after == 0 else "repeat rate: up from 0"
     change = (after - before) / before * 100
-    return f"corrections per task: {change:+.0f}%"
+    return f"repeat rate: {change:+.0f}%"
 
 
 class EffectChart(PlotextPlot):
-    """Corrections per task before/after a rule's activation.
+    """Repeat rate before/after a rule's activation.
 
-    Call :meth:`show_effect` with the figures of
-    :class:`brainwork.learn.effect.RuleEffect`; :meth:`clear_effect` when the
-    selected rule has no effect figures (not active).
+    Call :meth:`show_effect` with the rates and task counts of
+    :class:`brainwork.learn.replay.LessonReplay`'s sides; :meth:`clear_effect`
+    when the selected rule has no figures (not active).
     """
 
     DEFAULT_CSS = """
@@ -41,7 +41,7 @@ class EffectChart(PlotextPlot):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        #: What is drawn: (before, after, tasks_before, tasks_after, helped) or None.
+        #: What is drawn: (before, after, tasks_before, tasks_after, fewer) or None.
         self.figures: tuple[float | None, float | None, int, int, bool | None] | None = None
 
     def show_effect(
@@ -50,10 +50,10 @@ class EffectChart(PlotextPlot):
         after: float | None,
         tasks_before: int,
         tasks_after: int,
-        helped: bool | None,
+        fewer: bool | None,
     ) -> None:
         """Draw the two bars (a side without tasks is drawn as 0 and labelled ``no tasks``)."""
-        self.figures = (before, after, tasks_before, tasks_after, helped)
+        self.figures = (before, after, tasks_before, tasks_after, fewer)
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
@@ -62,7 +62,7 @@ class EffectChart(PlotextPlot):
             f"before ({tasks_before} task{'s' if tasks_before != 1 else ''})" if tasks_before else "before (no tasks)",
         ]
         values = [after or 0.0, before or 0.0]
-        after_colour = "green" if helped else "red" if helped is False else "gray"
+        after_colour = "green" if fewer else "red" if fewer is False else "gray"
         # One call per bar, at numeric positions (1 = bottom), so each has
         # its own colour; string labels would put both bars at position 1.
         plt.bar([1], [values[1]], orientation="horizontal", width=0.6, color="blue")

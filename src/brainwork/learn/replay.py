@@ -1,0 +1,463 @@
+"""Replay: does doctrine reduce repeated corrections?
+
+The design's acceptance criterion is "a measurable improvement on a
+repeated task class after doctrine exists, versus before". The replay walks
+the vault's history and measures exactly that, with counts a person can
+check.
+
+**Lessons.** A lesson is the set of corrections one rule was drafted or
+promoted from (its evidence; rules that are active, candidate or retired —
+a rejected rule's cluster was judged not to be a lesson). A correction that
+is no rule's evidence joins the lesson whose evidence centroid its vector is
+closest to, when at least ``thresholds.lesson_similarity`` cosine-similar
+(it would have joined that cluster): a kubectl slip during a certificate
+rotation says nothing about a certificate-chain lesson. Dismissed
+corrections never count (a person withdrew them).
+
+**The walk.** Tasks in date order (``created``; ties by id; tasks without a
+date are left out and counted as ``undated_tasks``). A correction *repeats*
+its lesson when a correction of the same lesson came from an earlier task.
+For each repeat the replay asks whether the lesson was **in the agent's
+context when the task started**:
+
+- ``doctrine``: its rule was active on the task's date (``activated`` <=
+  task date, and before its ``retired`` date). A correction the rule was
+  approved from is never "in the room" through that rule: the rule came
+  from it.
+- ``recall``: recall of the task's request would have served one of the
+  lesson's corrections. Stored recall hits (``RecallHit``) record the query
+  text and the pages served but not which task they were for, so the
+  ranking is **recomputed**: the task's title and request (one encode call
+  for all tasks) against the cached page vectors of the tasks dated before
+  it, scored and cut exactly as :func:`brainwork.learn.recall.rank_tasks`
+  does (:func:`~brainwork.learn.recall.task_score`,
+  :func:`~brainwork.learn.recall.keep_best`); the lesson surfaced when a kept
+  task received one of the lesson's corrections (recall serves a task's
+  corrections one hop out). The character budget is not applied (on a
+  small vault it never cuts a task's corrections). Deterministic: same
+  vault, same model, same answer.
+
+The **lesson-in-the-room rate** is repeats whose lesson was in the room /
+all repeats. Low: memory did not surface what was already learned. High
+with repeats still happening: the lesson was there and did not change the
+work.
+
+**Task class.** Per lesson, the tasks of its kind: the tasks its
+corrections came from, plus every dated task whose title + request vector
+is at least ``thresholds.rule_task_similarity`` similar to the centroid of
+the evidence tasks' vectors, or that carries at least
+``thresholds.task_class_tags`` of the lesson's class tags (tags on at least
+half of the evidence tasks; all of them when there are fewer). Later tasks
+of the same kind join even when nobody corrected them.
+
+**Before / after** (active or retired rules): tasks of the class dated
+before activation, plus the tasks of the corrections the rule was approved
+from (whatever their date: they preceded the approval), form *before*;
+tasks dated on or after activation (and before retirement) that hold no
+such correction form *after*. A task *got the correction again* when it
+holds a repeat of the lesson. So the first correction of a lesson never
+counts, the evidence of a rule approved today is never "after", and a
+correction linked to a rule after its approval (dated after it) is a repeat
+after. With fewer than ``thresholds.replay_min_tasks`` tasks on a side the
+verdict is "too little data"; "fewer repeats after" needs at least
+``thresholds.replay_min_fewer_tasks`` repeated tasks fewer on the after side
+than the before rate predicts (before rate x after tasks); a smaller drop is
+"slightly fewer (under one task)", a rate that did not drop "no fewer
+repeats after". This is an observational comparison, not an
+experiment; the counts are shown so a person can judge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from brainwork.config import Config
+from brainwork.learn.embed import Embedder, get_embedder
+from brainwork.learn.recall import keep_best, task_score, words
+from brainwork.learn.rules import Rule, list_rules
+from brainwork.learn.similarity import centroid, page_vectors
+from brainwork.store import Store
+from brainwork.store import learning as q
+from brainwork.store import recall as rstore
+
+#: Rule statuses whose evidence forms a lesson.
+LESSON_STATUSES = ("active", "candidate", "retired")
+
+#: Verdicts of a lesson's before/after comparison.
+FEWER = "fewer repeats after"
+SLIGHTLY_FEWER = "slightly fewer (under one task)"
+NOT_FEWER = "no fewer repeats after"
+TOO_LITTLE = "too little data"
+NOT_ACTIVE = "not active yet"
+VERDICTS = (FEWER, SLIGHTLY_FEWER, NOT_FEWER, TOO_LITTLE, NOT_ACTIVE)
+
+
+def _date(value) -> str | None:
+    text = str(value or "").strip()
+    return text[:10] if len(text) >= 10 and text[4] == "-" else None
+
+
+@dataclass
+class Side:
+    """Tasks of a lesson's class on one side of its rule's activation.
+
+    ``tasks``: their ids in date order; ``repeated``: those that got a
+    correction of the lesson again (a repeat); ``rate``: repeated / tasks
+    (None without tasks).
+    """
+
+    tasks: list[str] = field(default_factory=list)
+    repeated: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float | None:
+        return len(self.repeated) / len(self.tasks) if self.tasks else None
+
+    def to_json(self) -> dict:
+        rate = self.rate
+        return {"tasks": len(self.tasks), "repeated": len(self.repeated), "rate": None if rate is None else round(rate, 3),
+                "task_ids": list(self.tasks), "repeated_ids": list(self.repeated)}
+
+
+@dataclass
+class ClassTask:
+    """A task of a lesson's class: ``why`` it belongs (``correction``: it
+    got one of the lesson's corrections; ``similar``: its title + request
+    is similar, ``similarity`` the cosine to the evidence tasks' centroid;
+    ``tags``: it shares class tags), its ``date``."""
+
+    task: str
+    date: str
+    why: str
+    similarity: float | None = None
+
+
+@dataclass
+class RepeatCorrection:
+    """One correction that repeats an earlier lesson.
+
+    ``lesson``: the rule id; ``task``/``date``: where and when (task None:
+    a correction linked to no task); ``in_room``: was the lesson in the
+    agent's context when the task started; ``via``: ``"doctrine"``,
+    ``"recall"`` or None; ``first``: the lesson's earliest correction.
+    """
+
+    correction: str
+    lesson: str
+    task: str | None
+    date: str
+    in_room: bool
+    via: str | None
+    first: str
+
+    def to_json(self) -> dict:
+        return {"correction": self.correction, "lesson": self.lesson, "task": self.task, "date": self.date,
+                "in_room": self.in_room, "via": self.via, "first": self.first}
+
+
+@dataclass
+class LessonReplay:
+    """The figures of one lesson (one rule).
+
+    ``corrections``: the lesson's corrections in walk order (evidence and
+    similar ones); ``approved_from``: the evidence the rule was approved
+    from; ``task_class``: its tasks; ``before``/``after``: the sides
+    (``after`` None for a rule never active); ``repeats``/``repeats_in_room``:
+    counts of its repeat corrections; ``last_task``: the newest date in its
+    class; ``verdict``: one of :data:`VERDICTS`.
+    """
+
+    rule: str
+    title: str
+    status: str | None
+    activated: str | None
+    retired: str | None
+    corrections: list[str]
+    evidence: list[str]
+    approved_from: list[str]
+    task_class: list[ClassTask]
+    before: Side
+    after: Side | None
+    repeats: int
+    repeats_in_room: int
+    last_task: str | None
+    verdict: str
+
+    def to_json(self) -> dict:
+        return {
+            "rule": self.rule, "title": self.title, "status": self.status, "activated": self.activated,
+            "retired": self.retired, "corrections": self.corrections, "evidence": self.evidence,
+            "approved_from": self.approved_from,
+            "task_class": [
+                {"task": t.task, "date": t.date, "why": t.why,
+                 "similarity": None if t.similarity is None else round(t.similarity, 3)}
+                for t in self.task_class
+            ],
+            "before": self.before.to_json(), "after": None if self.after is None else self.after.to_json(),
+            "repeats": self.repeats, "repeats_in_room": self.repeats_in_room, "last_task": self.last_task,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass
+class Replay:
+    """The whole replay.
+
+    ``tasks``: dated tasks walked; ``undated_tasks``: left out;
+    ``corrections``: corrections counted (not dismissed); ``repeats``: every
+    repeat correction in walk order; ``in_room``: how many had their lesson
+    in the room; ``lessons``: per rule, by id; ``recall``: how recall was
+    judged (``"recomputed"``); ``embedder``: the model name; ``min_tasks``:
+    the minimum sample per side.
+    """
+
+    tasks: int
+    undated_tasks: int
+    corrections: int
+    repeats: list[RepeatCorrection]
+    lessons: list[LessonReplay]
+    recall: str
+    embedder: str
+    min_tasks: int
+
+    @property
+    def in_room(self) -> int:
+        return sum(1 for r in self.repeats if r.in_room)
+
+    @property
+    def in_room_rate(self) -> float | None:
+        return self.in_room / len(self.repeats) if self.repeats else None
+
+    def lesson(self, rule_id: str) -> LessonReplay | None:
+        return next((x for x in self.lessons if x.rule == rule_id), None)
+
+    def to_json(self) -> dict:
+        rate = self.in_room_rate
+        return {
+            "tasks": self.tasks, "undated_tasks": self.undated_tasks, "corrections": self.corrections,
+            "repeat_corrections": len(self.repeats), "in_room": self.in_room,
+            "in_room_rate": None if rate is None else round(rate, 3),
+            "in_room_by": dict(Counter(r.via for r in self.repeats if r.via)),
+            "repeats": [r.to_json() for r in self.repeats],
+            "lessons": [x.to_json() for x in self.lessons],
+            "recall": self.recall, "embedder": self.embedder, "min_tasks": self.min_tasks,
+        }
+
+
+def _fields(raw) -> dict:
+    if isinstance(raw, dict):
+        return raw
+    try:
+        return json.loads(raw or "{}")
+    except ValueError:
+        return {}
+
+
+def request_text(title: str | None, fields: dict) -> str:
+    """What the agent had when a task started: its title and request."""
+    request = " ".join(str(fields.get("request") or "").split())
+    title = " ".join(str(title or "").split())
+    return f"{title}. {request}" if title and request else (title or request)
+
+
+def class_tags(tag_lists: list[list[str]]) -> set[str]:
+    """Tags carried by at least half of ``tag_lists`` (the evidence tasks)."""
+    if not tag_lists:
+        return set()
+    counts = Counter(t for tags in tag_lists for t in set(tags))
+    return {t for t, n in counts.items() if 2 * n >= len(tag_lists)}
+
+
+def replay(
+    config: Config,
+    store: Store,
+    *,
+    embedder: Embedder | None = None,
+    rules: list[Rule] | None = None,
+) -> Replay:
+    """Walk the vault's tasks in date order and measure repeats (module doc).
+
+    ``rules``: all rule pages when the caller has them (default: read).
+    Loads the embedding model (one encode call for the tasks' requests);
+    page vectors come from the cache (pages never embedded are embedded).
+    """
+    th = config.thresholds
+    emb = embedder or get_embedder(config)
+    rules = rules if rules is not None else list_rules(store)
+    lessons = [r for r in rules if r.status in LESSON_STATUSES and r.evidence]
+
+    tasks = {t["id"]: t for t in q.tasks(store)}
+    fields = {r["id"]: _fields(r["fields"]) for r in rstore.task_rows(store, None)}
+    corrs = {c["id"]: c for c in q.corrections(store) if c["status"] != "dismissed"}
+    dates = {t: d for t, row in tasks.items() if (d := _date(row["created"]))}
+    order = sorted(dates, key=lambda t: (dates[t], t))
+    rank = {t: i for i, t in enumerate(order)}
+
+    # Where each correction sits in the walk: its earliest dated task, else its own date.
+    place: dict[str, tuple[str, str, str | None]] = {}
+    for cid, c in corrs.items():
+        dated = sorted((dates[t], t) for t in c["tasks"] if t in dates)
+        if dated:
+            place[cid] = (dated[0][0], dated[0][1], dated[0][1])
+        elif (d := _date(c["created"])) is not None:
+            place[cid] = (d, cid, None)
+
+    def key(cid: str) -> tuple[str, str]:
+        d, k, _ = place[cid]
+        return d, k
+
+    # -- lessons: evidence, then the nearest lesson for other corrections ----------
+    cvecs = page_vectors(config, store, list(corrs), refresh=False)
+    evidence = {r.id: [c for c in r.evidence if c in corrs] for r in lessons}
+    centroids = {rid: centroid([cvecs[c] for c in ev if c in cvecs]) for rid, ev in evidence.items()}
+    members: dict[str, set[str]] = {rid: set(ev) for rid, ev in evidence.items()}
+    is_evidence = {c for ev in evidence.values() for c in ev}
+    for cid in corrs:
+        if cid in is_evidence or cid not in cvecs:
+            continue
+        scored = sorted(
+            ((float(cvecs[cid] @ cen), rid) for rid, cen in centroids.items() if cen is not None), key=lambda x: (-x[0], x[1])
+        )
+        if scored and scored[0][0] >= th.lesson_similarity:
+            members[scored[0][1]].add(cid)
+
+    # -- request vectors (one encode call) and task page vectors (cache) -------------
+    texts = [request_text(tasks[t]["title"], fields.get(t, {})) for t in order]
+    rvecs = {t: v for t, v, s in zip(order, emb.encode(texts) if texts else [], texts) if s}
+    pvecs = page_vectors(config, store, order, refresh=False)
+    twords = {t: words(tasks[t]["title"]) | words(" ".join(tasks[t]["tags"])) for t in order}
+
+    recall_cache: dict[str, set[str]] = {}
+
+    def recalled(task: str) -> set[str]:
+        """Corrections recall of ``task``'s request would have served."""
+        if task in recall_cache:
+            return recall_cache[task]
+        prior = [t for t in order[: rank[task]] if t in pvecs]
+        qv = rvecs.get(task)
+        qwords = words(texts[rank[task]])
+        out: set[str] = set()
+        if prior:
+            sims = np.stack([pvecs[t] for t in prior]) @ qv if qv is not None else np.zeros(len(prior))
+            scored = []
+            for t, s in zip(prior, sims):
+                overlap = len(qwords & twords[t]) / len(qwords) if qwords else 0.0
+                scored.append((task_score(float(s), overlap, th, qv is not None), t))
+            for _, t in keep_best(scored, th):
+                out.update(c["id"] for c in tasks[t]["corrections"] if c["id"] in corrs)
+        recall_cache[task] = out
+        return out
+
+    # -- the walk: repeats and whether their lesson was in the room -------------------
+    by_rule = {r.id: r for r in lessons}
+    approved_from: dict[str, set[str]] = {}
+    for r in lessons:
+        since = _date(r.activated)
+        if since is None:
+            approved_from[r.id] = set()
+        else:
+            approved_from[r.id] = {c for c in evidence[r.id] if c not in place or place[c][0] <= since}
+
+    def active_on(r: Rule, day: str) -> bool:
+        since, until = _date(r.activated), _date(r.retired)
+        return since is not None and since <= day and (until is None or day < until)
+
+    repeats: list[RepeatCorrection] = []
+    repeat_ids: dict[str, set[str]] = {}
+    for rid, ms in members.items():
+        placed = sorted((c for c in ms if c in place), key=lambda c: (key(c), c))
+        if not placed:
+            continue
+        first = placed[0]
+        for cid in placed:
+            if key(cid) <= key(first):
+                continue
+            day, _, task = place[cid]
+            rule = by_rule[rid]
+            via = None
+            if active_on(rule, day) and cid not in approved_from[rid]:
+                via = "doctrine"
+            elif task is not None and members[rid] & recalled(task):
+                via = "recall"
+            repeats.append(RepeatCorrection(cid, rid, task, day, via is not None, via, first))
+            repeat_ids.setdefault(rid, set()).add(cid)
+    repeats.sort(key=lambda r: (key(r.correction), r.correction, r.lesson))
+
+    # -- task classes and before / after ---------------------------------------------
+    out: list[LessonReplay] = []
+    for r in lessons:
+        rid = r.id
+        ev_tasks = sorted({t for c in evidence[rid] for t in corrs[c]["tasks"] if t in dates})
+        klass: dict[str, ClassTask] = {}
+        for c in sorted(members[rid]):
+            for t in corrs[c]["tasks"]:
+                if t in dates:
+                    klass[t] = ClassTask(t, dates[t], "correction")
+        cen = centroid([rvecs[t] for t in ev_tasks if t in rvecs])
+        tags = class_tags([tasks[t]["tags"] for t in ev_tasks])
+        need = min(th.task_class_tags, len(tags))
+        for t in order:
+            if t in klass:
+                continue
+            sim = float(rvecs[t] @ cen) if cen is not None and t in rvecs else None
+            if sim is not None and sim >= th.rule_task_similarity:
+                klass[t] = ClassTask(t, dates[t], "similar", sim)
+            elif need and len(tags & set(tasks[t]["tags"])) >= need:
+                klass[t] = ClassTask(t, dates[t], "tags", sim)
+        class_list = sorted(klass.values(), key=lambda x: (x.date, x.task))
+        again = {place[c][2] for c in repeat_ids.get(rid, ()) if place[c][2] is not None}
+        held = {place[c][2] for c in approved_from[rid] if c in place and place[c][2] is not None}
+        since, until = _date(r.activated), _date(r.retired)
+        before, after = Side(), (Side() if since is not None else None)
+        for ct in class_list:
+            if after is not None and ct.task not in held and ct.date >= since:
+                if until is not None and ct.date >= until:
+                    continue
+                side = after
+            else:
+                side = before
+            side.tasks.append(ct.task)
+            if ct.task in again:
+                side.repeated.append(ct.task)
+        if after is None:
+            verdict = NOT_ACTIVE
+        elif len(before.tasks) < th.replay_min_tasks or len(after.tasks) < th.replay_min_tasks:
+            verdict = TOO_LITTLE
+        else:
+            # Repeats the before rate predicts for the after side, minus those seen.
+            spared = before.rate * len(after.tasks) - len(after.repeated)
+            if spared >= th.replay_min_fewer_tasks - 1e-9:
+                verdict = FEWER
+            else:
+                verdict = SLIGHTLY_FEWER if after.rate < before.rate else NOT_FEWER
+        lesson_repeats = [x for x in repeats if x.lesson == rid]
+        out.append(LessonReplay(
+            rule=rid, title=r.title, status=r.status, activated=since, retired=until,
+            corrections=sorted((c for c in members[rid] if c in place), key=lambda c: (key(c), c)),
+            evidence=list(evidence[rid]), approved_from=sorted(approved_from[rid]),
+            task_class=class_list, before=before, after=after,
+            repeats=len(lesson_repeats), repeats_in_room=sum(1 for x in lesson_repeats if x.in_room),
+            last_task=class_list[-1].date if class_list else None, verdict=verdict,
+        ))
+    return Replay(
+        tasks=len(order), undated_tasks=len(tasks) - len(order), corrections=len(corrs), repeats=repeats,
+        lessons=out, recall="recomputed", embedder=emb.name, min_tasks=th.replay_min_tasks,
+    )
+
+
+def summary_line(lesson: LessonReplay) -> str:
+    """One line for lists: ``repeats 0.80 → 0.00 (4/5 → 0/6 tasks): fewer repeats after``."""
+    def fmt(side: Side | None) -> str:
+        return "–" if side is None or side.rate is None else f"{side.rate:.2f}"
+
+    def counts(side: Side | None) -> str:
+        return "–" if side is None else f"{len(side.repeated)}/{len(side.tasks)}"
+
+    if lesson.after is None:
+        return f"repeats {fmt(lesson.before)} ({counts(lesson.before)} tasks so far): {lesson.verdict}"
+    return (f"repeats {fmt(lesson.before)} → {fmt(lesson.after)} "
+            f"({counts(lesson.before)} → {counts(lesson.after)} tasks): {lesson.verdict}")
