@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from brainwork.errors import UserError
 from brainwork.index.sync import sync
+from brainwork.learn.consolidate import consolidate
 from brainwork.learn.doctrine import doctrine
 from brainwork.learn.inbox import inbox
 from brainwork.learn.rules import approve, get_rule, plan_approval
@@ -70,6 +71,9 @@ def test_partial_promotion_returns_the_rest_to_the_inbox_and_undo_restores_every
         assert c in in_inbox and in_inbox[c].rules == []  # back in the inbox, evidence of no rule
         assert not any(e.other == CI for e in graph.page_edges(store, c).in_ + graph.page_edges(store, c).out)
     assert d.operation.details["back_to_inbox"] == DROP
+    # consolidation does not propose them as this rule's evidence again
+    report = consolidate(config, store, today=TODAY, dry_run=True)
+    assert not [c for c in report.clusters if c.rule == CI and set(c.corrections) & set(DROP)]
 
     op = changeset.undo(config, store)
     assert op.kind == "approve-rule" and op.id == d.operation.id

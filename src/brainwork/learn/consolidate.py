@@ -64,7 +64,7 @@ import numpy as np
 
 from brainwork.config import Config
 from brainwork.learn.pagefile import Edits, add_items, link
-from brainwork.learn.rules import EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
+from brainwork.learn.rules import DECLINED_EVIDENCE, EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
 from brainwork.learn.similarity import centroid, matrix, mean_pairwise, page_vectors, unit
 from brainwork.ops import changeset
 from brainwork.store import Store
@@ -783,10 +783,21 @@ def _rejected_sets(store: Store, rules: list[Rule]) -> dict[str, set[str]]:
     by_id = {r.id: r for r in rules}
     out = {r.id: set(r.evidence) for r in rules if r.status == "rejected" and r.evidence}
     for row in q.rejections(store):
+        if row["reason"] == DECLINED_EVIDENCE:
+            continue  # corrections taken out of a rule at approval: not a rejected lesson
         page = by_id.get(row["rule"])
         if page is None or page.status == "rejected":
             out.setdefault(row["rule"], set()).update(row["corrections"])
     return out
+
+
+def _declined_sets(store: Store, rules: list[Rule]) -> dict[str, set[str]]:
+    """Per active rule, the corrections the person took out of its evidence
+    when approving it (:func:`brainwork.learn.rules.approve`): a cluster of
+    only those is not proposed as evidence for that rule again."""
+    active = {r.id for r in rules if r.status == "active"}
+    return {row["rule"]: set(row["corrections"]) for row in q.rejections(store)
+            if row["reason"] == DECLINED_EVIDENCE and row["rule"] in active}
 
 
 # -- the pass -----------------------------------------------------------------
@@ -843,6 +854,7 @@ def consolidate(
     items += [c for c in unresolved if c["id"] not in vecs]
 
     rejected = _rejected_sets(store, rules)
+    declined = _declined_sets(store, rules)
     rule_vecs = {r.id: vecs[r.id] for r in live_rules if r.id in vecs}
     used_paths: set[str] = set()
     edits = Edits(config)
@@ -879,8 +891,9 @@ def consolidate(
             match = overlap[0][1]
             cluster.rule_similarity = float(cen @ rule_vecs[match.id]) if cen is not None and match.id in rule_vecs else None
         elif cen is not None and rule_vecs:
-            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items()), key=lambda x: (-x[0], x[1]))
-            if scored[0][0] >= th.rule_match_similarity:
+            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if not idset <= declined.get(rid, set())),
+                            key=lambda x: (-x[0], x[1]))
+            if scored and scored[0][0] >= th.rule_match_similarity:
                 match = next(r for r in live_rules if r.id == scored[0][1])
                 cluster.rule_similarity = scored[0][0]
         if match is None and not recurs:

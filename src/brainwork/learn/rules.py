@@ -52,6 +52,10 @@ PROMOTED_KEY = "promoted_from"
 PROPOSED_SUPERSEDES_KEY = "proposed_supersedes"
 #: The key on a correction naming the rule it was promoted to.
 PROMOTED_TO_KEY = "promoted_to"
+#: The reason recorded (``RejectedCluster`` row of the approved rule) for the
+#: corrections taken out of a rule's evidence at approval: consolidation
+#: does not propose them as that rule's evidence again.
+DECLINED_EVIDENCE = "not evidence of the approved rule (taken out at approval)"
 
 
 @dataclass
@@ -410,6 +414,9 @@ def approve(
             "new": {"id": rule.id, "text": plan.edits.get("text", rule.text), "why": plan.edits.get("why", rule.why)},
         }
     op = changeset.apply(config, store, kind, summary, edits.changes(), details=details)
+    if returned:
+        # Derived memory (like a rejection's): inert once the rule is no longer active.
+        q.record_rejection(store, rule.id, returned, DECLINED_EVIDENCE, _now())
     return Decision("supersede" if older else "approve", rule.id, changed, retired, op, back=returned,
                     suggested=plan.suggested)
 
