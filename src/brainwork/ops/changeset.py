@@ -39,6 +39,7 @@ process SIGKILLs itself right after writing its N-th file (crash tests).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import difflib
 import hashlib
 import json
@@ -370,14 +371,14 @@ def _finish(config: Config, store: Store, journal: dict, changes: list[FileChang
         with store.write():
             undo_log.drop_undone(store)
             op_id = undo_log.next_id(store)
-            row = {
-                "id": op_id, "token": journal["token"], "kind": kind, "summary": journal["summary"],
-                "created": journal["created"], "reversible": True, "state": "done",
-                "paths": [c.path for c in changes],
-                "store_actions": json.dumps(journal["store_actions"], ensure_ascii=False),
-                "details": json.dumps(journal["details"], ensure_ascii=False),
-                "payload": encode_changes(changes),
-            }
+            row = undo_log.UndoRow(
+                id=op_id, token=journal["token"], kind=kind, summary=journal["summary"],
+                created=journal["created"], reversible=True, state="done",
+                paths=[c.path for c in changes],
+                store_actions=json.dumps(journal["store_actions"], ensure_ascii=False),
+                details=json.dumps(journal["details"], ensure_ascii=False),
+                payload=encode_changes(changes),
+            )
             undo_log.insert(store, row)
         return _op_from_row(row, changes)
     # undo / redo of a recorded operation
@@ -386,27 +387,25 @@ def _finish(config: Config, store: Store, journal: dict, changes: list[FileChang
     target_state = "undone" if action == "undo" else "done"
     if row is None:
         return None
-    if row["state"] != target_state:
-        _run_actions(store, json.loads(row["store_actions"] or "[]"), undo=action == "undo")
+    if row.state != target_state:
+        _run_actions(store, json.loads(row.store_actions or "[]"), undo=action == "undo")
         undo_log.set_state(store, op_id, target_state)
-        row["state"] = target_state
-    return _op_from_row(row, decode_changes(row["payload"]))
+        row = dataclasses.replace(row, state=target_state)
+    return _op_from_row(row, decode_changes(row.payload))
 
 
-def _op_from_row(row: dict, changes: list[FileChange] | None) -> Operation:
-    actions = row.get("store_actions")
-    details = row.get("details")
+def _op_from_row(row: undo_log.UndoRow, changes: list[FileChange] | None) -> Operation:
     return Operation(
-        id=int(row["id"]),
-        kind=row["kind"],
-        summary=row["summary"],
+        id=int(row.id),
+        kind=row.kind,
+        summary=row.summary,
         changes=changes or [],
-        created=row["created"],
-        reversible=bool(row["reversible"]),
-        state=row["state"],
-        store_actions=json.loads(actions) if isinstance(actions, str) else list(actions or []),
-        paths=list(row.get("paths") or []),
-        details=json.loads(details) if isinstance(details, str) and details else dict(details or {}),
+        created=row.created,
+        reversible=bool(row.reversible),
+        state=row.state,
+        store_actions=json.loads(row.store_actions) if row.store_actions else [],
+        paths=list(row.paths or []),
+        details=json.loads(row.details) if row.details else {},
     )
 
 
@@ -513,11 +512,11 @@ def _step(config: Config, store: Store, action: str) -> Operation:
         row = undo_log.latest(store, "done" if action == "undo" else "undone")
         if row is None:
             raise UserError(f"nothing to {action}")
-        full = undo_log.get(store, row["id"])
-        changes = decode_changes(full["payload"])
+        full = undo_log.get(store, row.id)
+        changes = decode_changes(full.payload)
         if action == "undo":
             changes = [c.reverse() for c in reversed(changes)]
-        label = f"{row['kind']} #{row['id']} ({row['summary']})"
+        label = f"{row.kind} #{row.id} ({row.summary})"
         problem = _first_mismatch(_Paths(config), changes)
         if problem:
             since = "it was applied" if action == "undo" else "it was undone"
@@ -525,8 +524,8 @@ def _step(config: Config, store: Store, action: str) -> Operation:
                 f"cannot {action} {label}: {problem} since {since}; refusing to overwrite that change"
             )
         journal = {
-            "token": uuid.uuid4().hex, "action": action, "kind": row["kind"], "summary": row["summary"],
-            "created": _now(), "reversible": True, "store_actions": [], "details": {}, "op_id": row["id"],
+            "token": uuid.uuid4().hex, "action": action, "kind": row.kind, "summary": row.summary,
+            "created": _now(), "reversible": True, "store_actions": [], "details": {}, "op_id": row.id,
         }
         op = _run(config, store, journal, changes)
         assert op is not None
@@ -540,8 +539,8 @@ def history(store: Store, limit: int | None = None, with_changes: bool = False) 
     for row in undo_log.listing(store, limit):
         changes = None
         if with_changes:
-            full = undo_log.get(store, row["id"])
-            changes = decode_changes(full["payload"]) if full else None
+            full = undo_log.get(store, row.id)
+            changes = decode_changes(full.payload) if full else None
         out.append(_op_from_row(row, changes))
     return out
 
@@ -549,7 +548,7 @@ def history(store: Store, limit: int | None = None, with_changes: bool = False) 
 def get_operation(store: Store, op_id: int) -> Operation | None:
     """One recorded operation with its changes, or None."""
     row = undo_log.get(store, op_id)
-    return None if row is None else _op_from_row(row, decode_changes(row["payload"]))
+    return None if row is None else _op_from_row(row, decode_changes(row.payload))
 
 
 def can_undo(store: Store) -> Operation | None:

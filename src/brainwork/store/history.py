@@ -8,14 +8,36 @@ whether an operation was already recorded), ``kind``, ``summary``,
 and ``details`` (JSON text) and ``payload`` (the encoded before/after bytes;
 encoding owned by :mod:`brainwork.ops.changeset`).
 
+Rows are read and written as :class:`UndoRow` records.
+
 This is store history, not derived data: a rebuild of the graph keeps it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from brainwork.store.db import Store
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRow:
+    """One row of the undo log, as stored (see the module doc for the
+    columns). ``store_actions`` and ``details`` stay JSON text (decoded by
+    :mod:`brainwork.ops.changeset`); ``payload`` is None when only the
+    metadata was read (:func:`listing`, :func:`latest`, :func:`by_token`)."""
+
+    id: int
+    token: str
+    kind: str
+    summary: str
+    created: str
+    reversible: bool
+    state: str
+    paths: list[str]
+    store_actions: str | None
+    details: str | None
+    payload: str | None = None
 
 _META = (
     "o.id AS id, o.token AS token, o.kind AS kind, o.summary AS summary, o.created AS created, "
@@ -29,13 +51,17 @@ def next_id(store: Store) -> int:
     return int(store.scalar("MATCH (o:UndoOp) RETURN coalesce(max(o.id), 0)") or 0) + 1
 
 
-def insert(store: Store, row: dict[str, Any]) -> None:
-    """Insert one operation; ``row`` has every column (see the module doc)."""
+def insert(store: Store, row: UndoRow) -> None:
+    """Insert one operation (every column, ``payload`` included)."""
     store.execute(
         "CREATE (:UndoOp {id: $id, token: $token, kind: $kind, summary: $summary, created: $created, "
         "reversible: $reversible, state: $state, paths: $paths, store_actions: $store_actions, "
         "details: $details, payload: $payload})",
-        {k: row[k] for k in ("id", "token", "kind", "summary", "created", "reversible", "state", "paths", "store_actions", "details", "payload")},
+        {
+            "id": row.id, "token": row.token, "kind": row.kind, "summary": row.summary, "created": row.created,
+            "reversible": row.reversible, "state": row.state, "paths": row.paths,
+            "store_actions": row.store_actions, "details": row.details, "payload": row.payload,
+        },
     )
 
 
@@ -53,29 +79,29 @@ def drop_undone(store: Store) -> int:
     return int(n)
 
 
-def by_token(store: Store, token: str) -> dict | None:
+def by_token(store: Store, token: str) -> UndoRow | None:
     """The operation recorded from journal ``token`` (metadata only), or None."""
-    rows = store.rows(f"MATCH (o:UndoOp) WHERE o.token = $t RETURN {_META}", {"t": token})
-    return rows[0] if rows else None
+    rows = store.execute(f"MATCH (o:UndoOp) WHERE o.token = $t RETURN {_META}", {"t": token})
+    return UndoRow(*rows[0]) if rows else None
 
 
-def latest(store: Store, state: str) -> dict | None:
+def latest(store: Store, state: str) -> UndoRow | None:
     """The newest operation in ``state`` 'done', or for 'undone' the oldest
     undone one (the next to redo); metadata only."""
     order = "DESC" if state == "done" else "ASC"
-    rows = store.rows(
+    rows = store.execute(
         f"MATCH (o:UndoOp) WHERE o.state = $s RETURN {_META} ORDER BY o.id {order} LIMIT 1", {"s": state}
     )
-    return rows[0] if rows else None
+    return UndoRow(*rows[0]) if rows else None
 
 
-def listing(store: Store, limit: int | None = None) -> list[dict]:
+def listing(store: Store, limit: int | None = None) -> list[UndoRow]:
     """Operations newest first (metadata only, no payload)."""
     lim = f" LIMIT {int(limit)}" if limit else ""
-    return store.rows(f"MATCH (o:UndoOp) RETURN {_META} ORDER BY o.id DESC{lim}")
+    return [UndoRow(*r) for r in store.execute(f"MATCH (o:UndoOp) RETURN {_META} ORDER BY o.id DESC{lim}")]
 
 
-def get(store: Store, op_id: int) -> dict | None:
+def get(store: Store, op_id: int) -> UndoRow | None:
     """One operation with its ``payload``, or None."""
-    rows = store.rows(f"MATCH (o:UndoOp {{id: $id}}) RETURN {_META}, o.payload AS payload", {"id": op_id})
-    return rows[0] if rows else None
+    rows = store.execute(f"MATCH (o:UndoOp {{id: $id}}) RETURN {_META}, o.payload AS payload", {"id": op_id})
+    return UndoRow(*rows[0]) if rows else None
