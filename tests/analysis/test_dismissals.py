@@ -24,7 +24,7 @@ def test_dismiss_hides_a_finding_until_undismissed(make_vault, with_store, tmp_p
         flagged = [f for f in shown if f.dismissed]
         assert [f.key for f in flagged] == [stub_a.key]
         (row,) = dismissals.dismissals(store)
-        assert row["key"] == stub_a.key and row["reason"] == "a deliberate one-liner" and row["created"]
+        assert row.key == stub_a.key and row.reason == "a deliberate one-liner" and row.created
 
     # a new process: the dismissal is still there, also after a forced full re-index and an edit
     (vault / "a.md").write_text(PAGE.format(t="A") + "More.\n", encoding="utf-8")
@@ -43,7 +43,7 @@ def test_dismiss_twice_replaces_the_reason_and_works_inside_a_write(make_vault, 
         dismissals.dismiss(store, "orphan:a", "first")
         with store.write():  # the undo machinery may run store actions inside its own transaction
             dismissals.dismiss(store, "orphan:a", "second")
-        assert [r["reason"] for r in dismissals.dismissals(store)] == ["second"]
+        assert [r.reason for r in dismissals.dismissals(store)] == ["second"]
         assert "orphan:a" not in {f.key for f in check(config, store)}
 
 

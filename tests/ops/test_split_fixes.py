@@ -153,6 +153,6 @@ def test_dismiss_is_undoable(env) -> None:
     fixes.undismiss(config, store, "duplicate:a|b")
     assert "duplicate:a|b" not in dismissals.dismissed_keys(store)
     cs.undo(config, store)
-    assert {d["key"]: d["reason"] for d in dismissals.dismissals(store)} == {"duplicate:a|b": "not the same thing"}
+    assert {d.key: d.reason for d in dismissals.dismissals(store)} == {"duplicate:a|b": "not the same thing"}
     with pytest.raises(UserError):
         fixes.dismiss(config, store, "")

@@ -258,7 +258,7 @@ def undismiss(config: Config, store: Store, key: str) -> Operation:
     """Bring back a dismissed finding; undoable (keeps the old reason)."""
     from brainwork.store import dismissals
 
-    old = {d["key"]: d["reason"] for d in dismissals.dismissals(store)}
+    old = {d.key: d.reason for d in dismissals.dismissals(store)}
     if key not in old:
         raise UserError(f"{key!r} is not dismissed")
     return changeset.apply(

@@ -15,9 +15,20 @@ is one self-contained statement that may also run inside a caller's
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from brainwork.store.db import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Dismissal:
+    """One dismissed finding: its stable ``key``, the person's ``reason``
+    (``""`` when none was given) and ``created`` (ISO 8601 UTC, seconds)."""
+
+    key: str
+    reason: str
+    created: str
 
 
 def _now() -> str:
@@ -52,8 +63,11 @@ def dismissed_keys(store: Store) -> set[str]:
     return {row[0] for row in store.execute("MATCH (d:Dismissal) RETURN d.key")}
 
 
-def dismissals(store: Store) -> list[dict]:
-    """Every dismissal as ``{"key", "reason", "created"}`` (ISO UTC), by key."""
-    return store.rows(
-        "MATCH (d:Dismissal) RETURN d.key AS key, d.reason AS reason, d.created AS created ORDER BY d.key"
-    )
+def dismissals(store: Store) -> list[Dismissal]:
+    """Every dismissal, by key."""
+    return [
+        Dismissal(*r)
+        for r in store.execute(
+            "MATCH (d:Dismissal) RETURN d.key AS key, d.reason AS reason, d.created AS created ORDER BY d.key"
+        )
+    ]
