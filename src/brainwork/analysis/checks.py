@@ -25,6 +25,7 @@ from brainwork.config import Config
 from brainwork.model import ParseError
 from brainwork.store import Store
 from brainwork.store import graph, quality
+from brainwork.store.quality import LinkRow, PageColumns
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
 from brainwork.vault.resolve import Resolver, norm
@@ -43,21 +44,21 @@ class Context:
         self.t = config.thresholds
 
     @cached_property
-    def pages(self) -> dict[str, list]:
+    def pages(self) -> PageColumns:
         """Columns of every Markdown page (see :func:`brainwork.store.quality.page_columns`)."""
         return quality.page_columns(self.store)
 
     @cached_property
     def index(self) -> dict[str, int]:
         """Page id -> row in :attr:`pages`."""
-        return {pid: i for i, pid in enumerate(self.pages["id"])}
+        return {pid: i for i, pid in enumerate(self.pages.id)}
 
     @cached_property
     def attachments(self) -> list[str]:
         return quality.attachment_ids(self.store)
 
     @cached_property
-    def links(self) -> list[dict]:
+    def links(self) -> list[LinkRow]:
         return quality.link_rows(self.store)
 
     @cached_property
@@ -76,7 +77,7 @@ class Context:
 
     def path_of(self, pid: str) -> str:
         i = self.index.get(pid)
-        return self.pages["path"][i] if i is not None else pid
+        return self.pages.path[i] if i is not None else pid
 
     def file_lines(self, pid: str) -> list[str]:
         """The page file's lines (read from the vault; [] if unreadable)."""
@@ -88,7 +89,7 @@ class Context:
 
     def key_line(self, pid: str, key: str) -> int | None:
         """1-based line of the top-level frontmatter ``key:``, or None."""
-        body_line = self.pages["body_line"][self.row(pid)] or 1
+        body_line = self.pages.body_line[self.row(pid)] or 1
         pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:", re.IGNORECASE)
         for n, line in enumerate(self.file_lines(pid)[: body_line - 1], start=1):
             if n > 1 and pattern.match(line):
@@ -118,21 +119,21 @@ def parse_error(ctx: Context) -> list[Finding]:
 def orphan(ctx: Context) -> list[Finding]:
     """Pages with no live edge to or from another page (links to attachments
     and dead links do not connect a page to the memory)."""
-    pages = set(ctx.pages["id"])
+    pages = set(ctx.pages.id)
     connected: set[str] = set()
     dead: Counter[str] = Counter()
     attach: Counter[str] = Counter()
     for r in ctx.links:
-        if r["dead"]:
-            dead[r["file"]] += 1
-        elif r["src"] in pages and r["dst"] in pages:
-            if r["src"] != r["dst"]:
-                connected.add(r["src"])
-                connected.add(r["dst"])
+        if r.dead:
+            dead[r.file] += 1
+        elif r.src in pages and r.dst in pages:
+            if r.src != r.dst:
+                connected.add(r.src)
+                connected.add(r.dst)
         else:
-            attach[r["file"]] += 1
+            attach[r.file] += 1
     out = []
-    for pid in ctx.pages["id"]:
+    for pid in ctx.pages.id:
         if pid in connected:
             continue
         extra = []
@@ -153,8 +154,8 @@ def _name_choices(ctx: Context) -> tuple[list[str], list[list[str]]]:
     title, aliases and file name, and every attachment's file name."""
     owners: dict[str, list[str]] = {}
     p = ctx.pages
-    for i, pid in enumerate(p["id"]):
-        for name in {utils.default_process(n) for n in (p["title"][i], *p["aliases"][i], pid.rsplit("/", 1)[-1]) if n}:
+    for i, pid in enumerate(p.id):
+        for name in {utils.default_process(n) for n in (p.title[i], *p.aliases[i], pid.rsplit("/", 1)[-1]) if n}:
             if name:
                 owners.setdefault(name, []).append(pid)
     for aid in ctx.attachments:
@@ -169,10 +170,10 @@ def dead_link(ctx: Context) -> list[Finding]:
     the written target's last path part (``fuzz.ratio`` >=
     ``retarget_similarity``; a folder in the target is not compared, since
     every page in that folder would share it)."""
-    rows = sorted((r for r in ctx.links if r["dead"]), key=lambda r: (r["file"], r["line"], r["target"]))
+    rows = sorted((r for r in ctx.links if r.dead), key=lambda r: (r.file, r.line, r.target))
     if not rows:
         return []
-    targets = sorted({r["target"] for r in rows})
+    targets = sorted({r.target for r in rows})
     names, owners = _name_choices(ctx)
     cutoff = ctx.t.retarget_similarity * 100
     suggestions: dict[str, list[tuple[str, float]]] = {}
@@ -193,13 +194,13 @@ def dead_link(ctx: Context) -> list[Finding]:
                 suggestions[t] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
     out = []
     for r in rows:
-        sugg = suggestions.get(r["target"], [])
+        sugg = suggestions.get(r.target, [])
         hint = f"; did you mean {', '.join(repr(s[0]) for s in sugg)}?" if sugg else ""
         out.append(
-            _finding(ctx, "dead-link", r["file"], r["line"], f"link to missing page {r['target']!r}{hint}",
-                     f"{r['file']}|{norm(r['target'])}", target=r["target"],
+            _finding(ctx, "dead-link", r.file, r.line, f"link to missing page {r.target!r}{hint}",
+                     f"{r.file}|{norm(r.target)}", target=r.target,
                      score=sugg[0][1] if sugg else None, other=sugg[0][0] if sugg else None,
-                     evidence={"place": r["place"], "suggestions": [{"page": s, "similarity": v} for s, v in sugg],
+                     evidence={"place": r.place, "suggestions": [{"page": s, "similarity": v} for s, v in sugg],
                                "retarget_similarity": ctx.t.retarget_similarity})
         )
     return out
@@ -208,20 +209,20 @@ def dead_link(ctx: Context) -> list[Finding]:
 def ambiguous_link(ctx: Context) -> list[Finding]:
     """Live links the indexer marked ambiguous; the candidates are found
     again with the same resolver the indexer uses."""
-    rows = sorted((r for r in ctx.links if r["ambiguous"] and not r["dead"]), key=lambda r: (r["file"], r["line"]))
+    rows = sorted((r for r in ctx.links if r.ambiguous and not r.dead), key=lambda r: (r.file, r.line))
     if not rows:
         return []
     p = ctx.pages
-    resolver = Resolver(p["id"], ctx.attachments, {pid: [p["title"][i], *p["aliases"][i]] for i, pid in enumerate(p["id"])})
+    resolver = Resolver(p.id, ctx.attachments, {pid: [p.title[i], *p.aliases[i]] for i, pid in enumerate(p.id)})
     out = []
     for r in rows:
-        res = resolver.resolve(r["target"], r["file"])
-        cands = list(res.candidates) or [r["dst"]]
+        res = resolver.resolve(r.target, r.file)
+        cands = list(res.candidates) or [r.dst]
         out.append(
-            _finding(ctx, "ambiguous-link", r["file"], r["line"],
-                     f"link {r['target']!r} fits {len(cands)} pages ({', '.join(cands)}); it goes to {res.page or cands[0]}",
-                     f"{r['file']}|{norm(r['target'])}", target=r["target"], other=res.page or cands[0],
-                     evidence={"candidates": cands, "place": r["place"]})
+            _finding(ctx, "ambiguous-link", r.file, r.line,
+                     f"link {r.target!r} fits {len(cands)} pages ({', '.join(cands)}); it goes to {res.page or cands[0]}",
+                     f"{r.file}|{norm(r.target)}", target=r.target, other=res.page or cands[0],
+                     evidence={"candidates": cands, "place": r.place})
         )
     return out
 
@@ -232,7 +233,7 @@ def _folder_types(ctx: Context) -> dict[str, str]:
     least two pages)."""
     allowed = set(ctx.config.page_types)
     by_folder: dict[str, Counter[str]] = {}
-    for pid, t in zip(ctx.pages["id"], ctx.pages["type"]):
+    for pid, t in zip(ctx.pages.id, ctx.pages.type):
         if t in allowed:
             by_folder.setdefault(pid.rpartition("/")[0], Counter())[t] += 1
     out = {}
@@ -247,8 +248,8 @@ def untyped(ctx: Context) -> list[Finding]:
     allowed = tuple(ctx.config.page_types)
     folder_types: dict[str, str] | None = None
     out = []
-    for i, pid in enumerate(ctx.pages["id"]):
-        t = ctx.pages["type"][i]
+    for i, pid in enumerate(ctx.pages.id):
+        t = ctx.pages.type[i]
         if (t in allowed) or pid in ctx.broken:
             continue
         if folder_types is None:
@@ -277,14 +278,14 @@ def untyped(ctx: Context) -> list[Finding]:
 def stub(ctx: Context) -> list[Finding]:
     limit = ctx.t.stub_chars
     out = []
-    for i, pid in enumerate(ctx.pages["id"]):
+    for i, pid in enumerate(ctx.pages.id):
         if pid in ctx.broken:
             continue
-        body = ctx.pages["body"][i]
+        body = ctx.pages.body[i]
         n = visible_chars(body, at_least=limit)
         if n < limit:
             out.append(
-                _finding(ctx, "stub", pid, ctx.pages["body_line"][i] or 1,
+                _finding(ctx, "stub", pid, ctx.pages.body_line[i] or 1,
                          f"only {n} characters of body text (a stub has fewer than {limit})", pid, score=float(n),
                          evidence={"chars": n, "stub_chars": limit})
             )
@@ -296,11 +297,11 @@ def _title_line(ctx: Context, pid: str) -> int:
     if line:
         return line
     i = ctx.row(pid)
-    body = ctx.pages["body"][i]
+    body = ctx.pages.body[i]
     if "#" in body:
         m = _H1.search(mask_non_links(body))
         if m:
-            return (ctx.pages["body_line"][i] or 1) + body.count("\n", 0, m.start())
+            return (ctx.pages.body_line[i] or 1) + body.count("\n", 0, m.start())
     return 1
 
 
@@ -336,15 +337,15 @@ def diary_title_check(ctx: Context) -> list[Finding]:
     limit = ctx.t.diary_title_chars
     p = ctx.pages
     flagged = []
-    for i, pid in enumerate(p["id"]):
+    for i, pid in enumerate(p.id):
         if pid in ctx.broken:
             continue
-        d = diary_title(p["title"][i] or "", limit)
+        d = diary_title(p.title[i] or "", limit)
         if d is not None:
             flagged.append((pid, i, d))
     if not flagged:
         return []
-    things = [(pid, p["title"][i]) for i, pid in enumerate(p["id"]) if p["type"][i] in THING_TYPES and p["title"][i]]
+    things = [(pid, p.title[i]) for i, pid in enumerate(p.id) if p.type[i] in THING_TYPES and p.title[i]]
     resembling = _resembling_things(ctx, [d.suggestion for _, _, d in flagged], things)
     out = []
     for (pid, i, d), best in zip(flagged, resembling):
@@ -363,7 +364,7 @@ def diary_title_check(ctx: Context) -> list[Finding]:
             _finding(ctx, "diary-title", pid, _title_line(ctx, pid),
                      f"title names an event ({', '.join(why)}){hint}", pid,
                      target=d.suggestion or None, score=float(d.length), other=resembles,
-                     evidence={"title": p["title"][i], "dates": list(d.dates), "length": d.length,
+                     evidence={"title": p.title[i], "dates": list(d.dates), "length": d.length,
                                "diary_title_chars": limit, "suggestion": d.suggestion,
                                "resembles": resembles, "resembles_similarity": similarity})
         )
@@ -387,11 +388,11 @@ def _embeddings(ctx: Context, ids: list[str]) -> dict[str, np.ndarray]:
 def duplicate(ctx: Context) -> list[Finding]:
     p = ctx.pages
     docs = [
-        DupDoc(pid, (p["title"][i] or "", *p["aliases"][i], pid.rsplit("/", 1)[-1]), p["body"][i])
-        for i, pid in enumerate(p["id"])
+        DupDoc(pid, (p.title[i] or "", *p.aliases[i], pid.rsplit("/", 1)[-1]), p.body[i])
+        for i, pid in enumerate(p.id)
     ]
     t = ctx.t
-    vecs = _embeddings(ctx, p["id"])
+    vecs = _embeddings(ctx, p.id)
     pairs = find_duplicates(docs, t.duplicate_similarity, t.merge_candidate_similarity, t.duplicate_name_weight, vecs)
     out = []
     for d in pairs:
@@ -418,12 +419,12 @@ def oversize(ctx: Context) -> list[Finding]:
     limit = ctx.t.oversize_bytes
     p = ctx.pages
     out = []
-    for i, pid in enumerate(p["id"]):
-        size = p["size"][i] or 0
+    for i, pid in enumerate(p.id):
+        size = p.size[i] or 0
         if size <= limit:
             continue
-        body = p["body"][i]
-        start = p["body_line"][i] or 1
+        body = p.body[i]
+        start = p.body_line[i] or 1
         masked = mask_non_links(body)
         heads = [{"line": start + body.count("\n", 0, m.start()), "heading": m.group(1)} for m in _H2.finditer(masked)]
         hint = f"split at its {len(heads)} '## ' headings" if heads else "it has no '## ' headings to split at"
@@ -439,13 +440,13 @@ def secret(ctx: Context) -> list[Finding]:
     vault: Path = ctx.config.vault
 
     def texts():
-        for pid, path in zip(ctx.pages["id"], ctx.pages["path"]):
+        for pid, path in zip(ctx.pages.id, ctx.pages.path):
             try:
                 yield path, (vault / path).read_text(encoding="utf-8", errors="replace").lstrip("\ufeff")
             except OSError:
                 continue
 
-    by_path = {path: pid for pid, path in zip(ctx.pages["id"], ctx.pages["path"])}
+    by_path = {path: pid for pid, path in zip(ctx.pages.id, ctx.pages.path)}
     out = []
     for path, hits in scan_texts(texts()).items():
         pid = by_path[path]

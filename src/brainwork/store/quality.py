@@ -3,27 +3,69 @@
 The analyses look at every page at once, so these queries return whole
 columns as Arrow tables converted to plain Python lists (one query per table,
 not one per page): at 10,000 pages all of this takes well under a second.
+Pages come as one :class:`PageColumns` (columns, not a record per page);
+links as one slotted :class:`LinkRow` per occurrence.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from brainwork.store.db import Store
 from brainwork.store.schema import EDGE_TABLES
+
+
+@dataclass(frozen=True, slots=True)
+class PageColumns:
+    """Every Markdown page as columns: lists of equal length, row ``i`` of
+    each is the ``i``-th page by id.
+
+    ``aliases``: a list of text per page (``[]`` when none); ``type``: None
+    when absent; ``body``: the Markdown after the frontmatter (``""`` when
+    empty); ``body_line``: the 1-based file line the body starts on;
+    ``size``: bytes of the file.
+    """
+
+    id: list[str]
+    path: list[str]
+    title: list[str]
+    type: list[str | None]
+    aliases: list[list[str]]
+    body: list[str]
+    body_line: list[int]
+    size: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRow:
+    """One link occurrence stored as an edge, live or dead.
+
+    ``table``: the edge table (``RELATED``...); ``src``/``dst``: the edge's
+    endpoints (page ids; for a dead link ``dst`` is the normalised missing
+    target); ``file``: the page id the link is written in (a link written
+    with an inverse key such as ``corrects:`` runs from its target to
+    ``file``, so ``src`` is not always ``file``); ``line``: 1-based;
+    ``place``: ``'body'`` or ``'frontmatter'``; ``target``: as written;
+    ``ambiguous``: the target fitted several files.
+    """
+
+    table: str
+    src: str
+    dst: str
+    dead: bool
+    file: str
+    line: int
+    place: str
+    target: str
+    ambiguous: bool
 
 
 def _columns(table) -> dict[str, list]:
     return {name: table.column(name).to_pylist() for name in table.column_names}
 
 
-def page_columns(store: Store) -> dict[str, list[Any]]:
-    """Every Markdown page as columns (lists of equal length, sorted by id).
-
-    Keys: ``id``, ``path``, ``title``, ``type``, ``aliases`` (list of text),
-    ``body`` (Markdown after the frontmatter), ``body_line`` (1-based file
-    line the body starts on), ``size`` (bytes of the file).
-    """
+def page_columns(store: Store) -> PageColumns:
+    """Every Markdown page as columns, sorted by id."""
     table = store.arrow(
         "MATCH (p:Page) WHERE p.kind = 'page' RETURN p.id AS id, p.path AS path, p.title AS title, "
         "p.type AS type, p.aliases AS aliases, p.body AS body, p.body_line AS body_line, p.size AS size "
@@ -35,7 +77,7 @@ def page_columns(store: Store) -> dict[str, list[Any]]:
     cols["aliases"] = [a or [] for a in cols["aliases"]]
     cols["body"] = [b or "" for b in cols["body"]]
     cols["type"] = [t or None for t in cols["type"]]  # absent type is stored as '' (schema.ABSENT_TEXT_COLUMNS)
-    return cols
+    return PageColumns(**cols)
 
 
 def attachment_ids(store: Store) -> list[str]:
@@ -44,18 +86,9 @@ def attachment_ids(store: Store) -> list[str]:
     return table.column("id").to_pylist() if table.num_rows else []
 
 
-def link_rows(store: Store) -> list[dict[str, Any]]:
-    """Every link occurrence stored as an edge, live and dead.
-
-    Each row: ``table`` (edge table, e.g. ``RELATED``), ``src``/``dst`` (the
-    edge's endpoints: page ids, or for a dead link ``dst`` is the normalised
-    missing target), ``dead`` (bool), ``file`` (page id the link is written
-    in), ``line``, ``place`` (``body``/``frontmatter``), ``target`` (as
-    written), ``ambiguous`` (bool: the target fitted several files).
-    A link written with an inverse key (``corrects:``) runs from its target
-    to ``file``, so ``src`` is not always ``file``.
-    """
-    out: list[dict[str, Any]] = []
+def link_rows(store: Store) -> list[LinkRow]:
+    """Every link occurrence stored as an edge, live and dead, table by table."""
+    out: list[LinkRow] = []
     for table in EDGE_TABLES:
         for node, dead in (("Page", False), ("Missing", True)):
             arrow = store.arrow(
@@ -65,12 +98,8 @@ def link_rows(store: Store) -> list[dict[str, Any]]:
             if not arrow.num_rows:
                 continue
             cols = _columns(arrow)
-            for i in range(arrow.num_rows):
-                out.append(
-                    {
-                        "table": table, "src": cols["src"][i], "dst": cols["dst"][i], "dead": dead,
-                        "file": cols["file"][i], "line": cols["line"][i], "place": cols["place"][i],
-                        "target": cols["target"][i], "ambiguous": bool(cols["ambiguous"][i]),
-                    }
-                )
+            for src, dst, file, line, place, target, ambiguous in zip(
+                cols["src"], cols["dst"], cols["file"], cols["line"], cols["place"], cols["target"], cols["ambiguous"]
+            ):
+                out.append(LinkRow(table, src, dst, dead, file, line, place, target, bool(ambiguous)))
     return out
