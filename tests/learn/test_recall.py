@@ -64,7 +64,7 @@ def test_unrelated_description_finds_no_task(embedded_sample, embedder):
 def test_doctrine_comes_first_and_one_hop_items_qualify(embedded_sample, embedder):
     config, store = embedded_sample
     r = recall(config, store, "Rotate the wildcard certificate on the edge proxy", embedder=embedder, record=False)
-    active = {row["id"] for row in rstore.active_rule_rows(store)}
+    active = {row.id for row in rstore.active_rule_rows(store)}
     assert {x.id for x in r.rules} == active and active
     lines = r.text.splitlines()
     assert lines[1].startswith("## Doctrine") and lines[2].startswith("- rules/")
@@ -111,9 +111,9 @@ def test_recall_hits_are_recorded(embedded_sample, embedder):
     after = rstore.recall_hits(store)
     assert r.served
     for pid in set(r.served):
-        assert after[pid]["count"] == before.get(pid, {"count": 0})["count"] + r.served.count(pid)
+        assert after[pid].count == (before[pid].count if pid in before else 0) + r.served.count(pid)
     rule = next(x.id for x in r.rules)
-    assert "rule" in after[rule]["kinds"]
+    assert "rule" in after[rule].kinds
     assert rstore.recall_hits(store, since="2999-01-01") == {}
 
 

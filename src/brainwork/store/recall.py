@@ -2,24 +2,65 @@
 one hop out from tasks, and the recall-hit log (``RecallHit``, DDL in
 :mod:`brainwork.store.schema`).
 
-Rows are plain dicts; ``fields`` stays the stored JSON text.
+Rows are typed records (:class:`ActiveRule`, :class:`NeighbourOut`,
+:class:`RecallHits`), except :func:`task_rows`, still dicts for the replay
+(:mod:`brainwork.learn.replay`) that reads them; ``fields`` stays the stored
+JSON text throughout.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from brainwork.store.db import Store
 
+
+@dataclass(frozen=True, slots=True)
+class ActiveRule:
+    """A rule page with ``status: active``; ``fields``: its frontmatter as stored JSON text."""
+
+    id: str
+    title: str
+    fields: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NeighbourOut:
+    """A page one hop out from a task (:func:`neighbours_out`): ``edge`` is
+    the REL table (``CITED``...), ``via`` the task it was reached from;
+    ``type``/``status`` None when absent; ``fields`` stored JSON text."""
+
+    edge: str
+    via: str
+    id: str
+    type: str | None
+    title: str
+    status: str | None
+    fields: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecallHits:
+    """How often recall served one page: ``count`` hits, the ``last`` one at
+    (ISO 8601 UTC), the ``kinds`` it was served as (sorted)."""
+
+    count: int
+    last: str
+    kinds: list[str]
+
 _TASK_COLS = "p.id AS id, p.title AS title, p.tags AS tags, p.fields AS fields, p.created AS created"
 
 
-def active_rule_rows(store: Store) -> list[dict]:
-    """Rule pages with ``status: active``: ``{"id", "title", "fields"}``, by id."""
-    return store.rows(
-        "MATCH (p:Page) WHERE p.type = 'rule' AND p.status = 'active' AND p.kind = 'page' "
-        "RETURN p.id AS id, p.title AS title, p.fields AS fields ORDER BY p.id"
-    )
+def active_rule_rows(store: Store) -> list[ActiveRule]:
+    """Rule pages with ``status: active``, by id."""
+    return [
+        ActiveRule(*r)
+        for r in store.execute(
+            "MATCH (p:Page) WHERE p.type = 'rule' AND p.status = 'active' AND p.kind = 'page' "
+            "RETURN p.id AS id, p.title AS title, p.fields AS fields ORDER BY p.id"
+        )
+    ]
 
 
 def task_rows(store: Store, ids: list[str] | None = None) -> list[dict]:
@@ -33,23 +74,25 @@ def task_rows(store: Store, ids: list[str] | None = None) -> list[dict]:
     return store.rows(f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) RETURN {_TASK_COLS}", {"ids": list(ids)})
 
 
-def neighbours_out(store: Store, ids: list[str], tables: dict[str, str]) -> list[dict]:
+def neighbours_out(store: Store, ids: list[str], tables: dict[str, str]) -> list[NeighbourOut]:
     """One hop out from pages ``ids``: for each REL table in ``tables``
     (table -> the page type wanted at the other end, e.g. ``{"CITED":
-    "source"}``), the pages reached. Rows ``{"edge" (table), "via", "id",
-    "title", "status", "fields"}``, by edge, id, via; one query, ids looked up
-    by key."""
+    "source"}``), the pages reached, by edge, id, via; one query, ids looked
+    up by key."""
     if not ids or not tables:
         return []
     rels = "|".join(tables)
-    rows = store.rows(
-        f"UNWIND $ids AS i MATCH (a:Page {{id: i}})-[r:{rels}]->(b:Page) "
-        "RETURN DISTINCT label(r) AS edge, a.id AS via, b.id AS id, b.type AS type, b.title AS title, "
-        "b.status AS status, b.fields AS fields",
-        {"ids": list(ids)},
-    )
-    rows = [r for r in rows if tables.get(r["edge"]) == r["type"]]
-    rows.sort(key=lambda r: (r["edge"], r["id"], r["via"]))
+    rows = [
+        NeighbourOut(*r)
+        for r in store.execute(
+            f"UNWIND $ids AS i MATCH (a:Page {{id: i}})-[r:{rels}]->(b:Page) "
+            "RETURN DISTINCT label(r) AS edge, a.id AS via, b.id AS id, b.type AS type, b.title AS title, "
+            "b.status AS status, b.fields AS fields",
+            {"ids": list(ids)},
+        )
+    ]
+    rows = [r for r in rows if tables.get(r.edge) == r.type]
+    rows.sort(key=lambda r: (r.edge, r.id, r.via))
     return rows
 
 
@@ -67,9 +110,8 @@ def record_hits(store: Store, hits: list[tuple[str, str]], query: str, at: str |
         )
 
 
-def recall_hits(store: Store, since: str | None = None) -> dict[str, dict]:
-    """Per page id: ``{"count": n, "last": ISO time, "kinds": [..]}`` of recall
-    hits (at or after ``since``, ISO-8601, if given)."""
+def recall_hits(store: Store, since: str | None = None) -> dict[str, RecallHits]:
+    """Per page id, the recall hits at or after ``since`` (ISO-8601, if given)."""
     params: dict = {}
     where = ""
     if since is not None:
@@ -78,4 +120,4 @@ def recall_hits(store: Store, since: str | None = None) -> dict[str, dict]:
     rows = store.execute(
         f"MATCH (h:RecallHit) {where}RETURN h.page, count(h), max(h.at), collect(DISTINCT h.kind)", params
     )
-    return {r[0]: {"count": r[1], "last": r[2], "kinds": sorted(r[3])} for r in rows}
+    return {r[0]: RecallHits(r[1], r[2], sorted(r[3])) for r in rows}
