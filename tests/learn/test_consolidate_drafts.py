@@ -112,6 +112,10 @@ def test_counts_do_not_invent_tasks(drafted):
      "like testssl, not just with the local openssl.",
      "Validate the complete trust path against several client trust stores"),
     ("The agent should use the formal register for customers.", "Use the formal register for customers"),
+    ('Put the currency code on every price, "USD 1,299", never a bare number.',
+     "Put the currency code on every price, never a bare number"),
+    ("Print the endpoint you are pointed at and check it matches the one the ticket names before anything runs.",
+     "Print the endpoint you are pointed at"),
 ])
 def test_titles_are_complete_phrases(correct, title):
     rule = rule_sentence(correct)

@@ -387,8 +387,11 @@ def title_from(rule: str, limit: int = TITLE_CHARS) -> str:
     ``limit``: characters, kept whenever a boundary allows. No final stop.
     """
     text = _one_line(re.sub(r"\s*\([^()]*\)", "", _one_line(rule))).rstrip(".!?;:, ")
+    # An example quoted after a comma or colon (', "USD 1,299"') is not the phrase.
+    unquoted = re.sub(r"\s*[,:]\s*[\"“][^\"”]*[\"”]", "", text)
+    text = unquoted if _ends_complete(unquoted) else text
     # A colon or dash introduces details (a list, an example): the phrase ends there.
-    head = re.split(r":\s|\s[—–]\s", text, maxsplit=1)[0]
+    head = re.split(r":\s|\s[—–-]\s", text, maxsplit=1)[0]
     text = head if _ends_complete(head) else text
     if not text:
         return "Candidate rule"
