@@ -137,7 +137,7 @@ def test_cli_rules_approve_reject(learn_vault):
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert {r["id"] for r in data["rules"]} == {CI, WRITING}
-    assert set(data) == {"rules", "pruning", "doctrine"}
+    assert set(data) == {"rules", "pruning", "doctrine", "replay"}
     res = runner.invoke(cli, ["approve", CI, *v])
     assert res.exit_code == 0 and "approved rules/read-ci-log-before-rerun" in res.output
     res = runner.invoke(cli, ["reject", WRITING, *v])
