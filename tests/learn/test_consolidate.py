@@ -105,7 +105,7 @@ def test_candidates_are_drafted_with_provenance(learn_vault):
         assert len(_sentences(rule.text)) == 1 and len(_sentences(rule.why, semicolon=False)) == 1
         assert rule.apply.startswith("when ")
         text = (config.vault / rule.path).read_text(encoding="utf-8")
-        assert f"from {len(c.corrections)} corrections in {len(c.tasks)} tasks" in text
+        assert f"Evidence: {len(c.corrections)} corrections in {len(c.tasks)} tasks." in text
         fields = frontmatter_fields(text)
         assert fields["type"] == "rule" and fields["status"] == "candidate"
         assert fields["evidence"] == [f"[[{i}]]" for i in c.corrections]

@@ -9,7 +9,7 @@ import pytest
 
 from brainwork.config import load_config
 from brainwork.index.sync import sync
-from brainwork.learn.consolidate import _sentences, draft_rule, rule_sentence, title_from
+from brainwork.learn.consolidate import _sentences, draft_rule, restate_counts, rule_sentence, title_from
 from brainwork.store import Store
 from brainwork.store import learning as q
 
@@ -84,7 +84,7 @@ def test_a_german_register_lesson_applies_to_german_work(drafted):
     assert "german" in d.apply and "translation" in d.apply  # what both tasks share
     assert "spanish" not in d.apply.lower()
     assert not d.title.endswith((" the", " and", " for", ",")) and len(d.title) <= 72
-    assert "from 2 corrections in 2 tasks" in d.text
+    assert "Evidence: 2 corrections in 2 tasks." in d.text
 
 
 def test_apply_never_names_a_narrower_class_than_the_evidence(drafted):
@@ -93,13 +93,22 @@ def test_apply_never_names_a_narrower_class_than_the_evidence(drafted):
     assert d.apply.startswith("when ")
     assert "german" not in d.apply.lower() and "spanish" not in d.apply.lower()  # no language all three share
     assert "translation" in d.apply
-    assert "from 3 corrections in 3 tasks" in d.text
+    assert "Evidence: 3 corrections in 3 tasks." in d.text
+
+
+def test_counts_are_restated_when_evidence_joins(drafted, make_vault):
+    d = drafted(["2026-10-01-informal-du", "2026-10-08-informal-greeting"])
+    rows = [{"tasks": ["tasks/a"]}, {"tasks": ["tasks/b"]}, {"tasks": ["tasks/b"]}, {"tasks": []}]
+    again = restate_counts(d.text, rows)
+    assert "Evidence: 4 corrections in 2 tasks (1 linked to no task)." in again
+    assert again.replace("Evidence: 4 corrections in 2 tasks (1 linked to no task).", "Evidence: 2 corrections in 2 tasks.") == d.text
+    hand_written = "---\ntitle: X\ntype: rule\n---\n\nFrom 5 corrections in 5 tasks.\n"
+    assert restate_counts(hand_written, rows) == hand_written
 
 
 def test_counts_do_not_invent_tasks(drafted):
     d = drafted(["2026-10-20-no-task-a", "2026-10-21-no-task-b"])
-    assert "from 2 corrections linked to no task" in d.text
-    assert "tasks" not in d.text.split("Drafted by", 1)[1].split(".", 1)[0].replace("no task", "")
+    assert "Evidence: 2 corrections linked to no task." in d.text
     assert d.apply.startswith("when ")
 
 

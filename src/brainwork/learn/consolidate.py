@@ -579,6 +579,20 @@ def _counts(n_corrections: int, n_tasks: int, unlinked: int) -> str:
     return text
 
 
+#: The sentence of a drafted body that states its evidence counts.
+_COUNTS_SENTENCE = re.compile(r"(?m)^(Drafted by `brainwork consolidate` on [^\n]*?Evidence: )[^.\n]*\.")
+
+
+def restate_counts(text: str, evidence: list[dict]) -> str:
+    """``text`` (a drafted candidate page) with its "Evidence: N corrections
+    in M tasks." sentence restated for ``evidence`` (correction rows), so
+    the counts stay true when later passes add corrections; a page without
+    that sentence (hand-written, or edited away) is returned unchanged."""
+    tasks = {t for c in evidence for t in c["tasks"]}
+    counts = _counts(len(evidence), len(tasks), sum(1 for c in evidence if not c["tasks"]))
+    return _COUNTS_SENTENCE.sub(lambda m: f"{m.group(1)}{counts}.", text, count=1)
+
+
 def _yaml_tags(tags: list[str]) -> str:
     if all(_SIMPLE_TAG.match(t) for t in tags):
         return f"tags: [{', '.join(tags)}]\n"
@@ -649,7 +663,7 @@ def draft_rule(
     sim_txt = f" (mean similarity {similarity:.2f})" if similarity is not None else ""
     body = [
         "",
-        f"Drafted by `brainwork consolidate` on {today} from {counts}{sim_txt}. "
+        f"Drafted by `brainwork consolidate` on {today}{sim_txt}. Evidence: {counts}. "
         "Edit the title, rule, why and apply, choose the corrections that support the rule, "
         "then approve it, or reject it with a reason.",
         "",
@@ -838,6 +852,7 @@ def consolidate(
     day = _today(today)
     report = lambda *a: progress(*a) if progress else None  # noqa: E731
     all_corrections = q.corrections(store)
+    corr_by_id = {c["id"]: c for c in all_corrections}
     unresolved = [c for c in all_corrections if c["status"] in UNRESOLVED]
     seen = q.seen_corrections(store)
     rules = list_rules(store)
@@ -925,7 +940,9 @@ def consolidate(
             cluster.action, cluster.rule, cluster.candidate = "existing", match.id, match.id
             missing = [i for i in ids if i not in match.evidence]
             if missing:
-                edits.edit(match.path, lambda t, missing=missing: add_items(t, EVIDENCE_KEY, [link(i) for i in missing]))
+                rows = [corr_by_id[i] for i in dict.fromkeys(match.evidence + missing) if i in corr_by_id]
+                edits.edit(match.path, lambda t, missing=missing, rows=rows: restate_counts(
+                    add_items(t, EVIDENCE_KEY, [link(i) for i in missing]), rows))
         elif match is not None:
             cluster.rule = match.id
             if plan["check"] and _contradicts(match, members, th.rule_contradiction_margin, texts):
