@@ -68,8 +68,9 @@ TARGET_ARI = 0.85
 TARGET_ONEOFF_SHARE = 0.10
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 #: How a drafted candidate states its counts: in ``why`` ("Corrected 3 times
-#: in 2 tasks") or in its body ("from 3 corrections in 2 tasks").
-_STATED = re.compile(r"Corrected (\d+) times in (\d+) tasks?|from (\d+) corrections? in (\d+) tasks?")
+#: in 2 tasks") or in its body ("from 3 corrections in 2 tasks", "Evidence: 3
+#: corrections in 2 tasks.").
+_STATED = re.compile(r"Corrected (\d+) times in (\d+) tasks?|(?:from|Evidence:) (\d+) corrections? in (\d+) tasks?")
 _LINK = re.compile(r"\[\[([^\]|#]+)")
 
 

@@ -81,13 +81,25 @@ class Thresholds:
     - ``thing_title_similarity``: a diary title's suggested thing-title names
       an existing thing page when at least this similar to its title (0..1,
       rapidfuzz token-sort ratio; issue 3 §1 ``diary-title``).
-    - ``cluster_similarity``: corrections at least this cosine-similar join one
-      cluster during consolidation (0..1, average linkage: the mean similarity
-      between two merged groups; issue 4 §3, tuned on sample_vault/ with
-      all-MiniLM-L6-v2, see docs/learning-loop.md).
-    - ``cluster_task_weight``: weight of the task a correction came from in
-      the vector it is clustered by (``correction + w * task``, normalised;
-      0 clusters by the correction alone; issue 4 §3, tuned with the above).
+    - ``cluster_similarity``: lesson vectors (a correction's ``correct`` +
+      ``why``, specifics dropped; brainwork.learn.consolidate.lesson_vectors)
+      at least this cosine-similar join one cluster during consolidation
+      (0..1, average linkage: the mean similarity between two merged
+      groups). With all-MiniLM-L6-v2 on benchmarks/lessons/ plus
+      sample_vault/'s own corrections, 0.35 scores best; 0.30 merges
+      look-alike lessons and 0.40 splits paraphrases (docs/learning-loop.md).
+    - ``cluster_why_weight``: weight of the ``why`` in a lesson vector,
+      ``unit(e(correct) + w * e(why))`` (0..1). The why often repeats between
+      look-alike lessons ("the failure was real"), so it weighs less than
+      what to do; 0.3-0.5 score alike on the benchmark.
+    - ``cluster_member_similarity``: after clustering, each member of a
+      cluster of three or more must have at least this mean cosine to the
+      other members, else it leaves (0..1; keeps a one-off that is near only
+      part of a lesson out of it).
+    - ``cluster_pair_similarity``: the same for a cluster of two: its one
+      similarity must reach this (0..1). Two unrelated one-offs about one
+      kind of work pair up at the linkage threshold; on the benchmark 0.45
+      halved the one-offs in candidates without splitting a lesson.
     - ``rule_match_similarity``: a cluster whose centroid is this similar to
       an existing candidate or active rule is proposed as evidence for it, not
       drafted again (0..1, cosine; issue 4 §3).
@@ -172,8 +184,10 @@ class Thresholds:
     duplicate_name_weight: float = 0.4
     retarget_similarity: float = 0.7
     thing_title_similarity: float = 0.8
-    cluster_similarity: float = 0.40
-    cluster_task_weight: float = 0.5
+    cluster_similarity: float = 0.35
+    cluster_why_weight: float = 0.5
+    cluster_member_similarity: float = 0.30
+    cluster_pair_similarity: float = 0.45
     rule_match_similarity: float = 0.45
     rule_contradiction_margin: float = 0.05
     supersede_similarity: float = 0.50
