@@ -30,6 +30,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "brainwork.cli.hook": ("hook",),
     "brainwork.cli.search": ("search",),
     "brainwork.cli.mcp": ("mcp",),
+    "brainwork.cli.remember": ("remember",),
+    "brainwork.cli.dream": ("dream",),
 }
 
 

@@ -192,13 +192,19 @@ def embed_cmd(config: Config, as_json: bool) -> None:
 # -- recall ----------------------------------------------------------------------
 @click.command("recall")
 @click.argument("description", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-@click.option("--budget", type=click.IntRange(200), default=None, help="Size of the answer in characters (default: thresholds.recall_budget_chars).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (tasks with rank, id, score and its terms).")
+@click.option("--budget", type=click.IntRange(1), default=None,
+              help="Hard cap on the answer's size in characters (default: thresholds.recall_budget_chars).")
+@click.option("--index", "with_index", is_flag=True, help="Add a compact index of page titles (nearest the task first).")
 @click.option("--no-record", is_flag=True, help="Do not log the served pages as recall hits.")
 @vault_options
-def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budget: int | None, no_record: bool) -> None:
-    """Doctrine plus the prior work most relevant to DESCRIPTION, compactly.
+def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budget: int | None, with_index: bool,
+               no_record: bool) -> None:
+    """The prior work most relevant to DESCRIPTION and what it taught, compactly.
 
+    Up to three earlier tasks that clear the minimum similarity, each with
+    its lessons (wrong -> correct (why)), the sources that held up and the
+    right tools. The doctrine is not repeated (`brainwork doctrine`).
     Embeds pages changed since the last pass first (the first run on a large
     vault takes a while; later runs embed only what changed).
     """
@@ -211,7 +217,7 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
         emb = get_embedder(config)
         with progress_bar("embedding", not as_json) as progress:
             embed_pages(config, store, progress=progress, embedder=emb)
-        answer = recall(config, store, text, budget, embedder=emb, record=not no_record)
+        answer = recall(config, store, text, budget, embedder=emb, record=not no_record, index=with_index)
     if emb.lexical:
         echo(f"brainwork: warning: {emb.status}", err=True)
     if as_json:

@@ -1,21 +1,37 @@
-"""The doctrine: exactly the active rules, as a compact block for the start of
-every agent session (issue 4 §5).
+"""The doctrine: the active rules, as a compact block for the start of every
+agent session.
 
-Size is estimated as tokens = ceil(characters / 4) (the usual rule of thumb
-for English text with BPE tokenisers); the budget defaults to
-``thresholds.doctrine_budget_tokens``. Over budget is a warning (the CLI
-prints it on stderr) naming the rules that cost most, never a failure: the
-agent still gets every active rule.
+**Budget (tokens).** Size is counted in tokens, estimated as
+ceil(characters / 4) (the usual rule of thumb for English text with BPE
+tokenisers), so a budget of N tokens caps the printed block at 4 x N
+characters. The budget is hard: rules are added in priority order while they
+fit, and the block ends with an in-band line saying how many were left out
+and how to see them. The default, ``thresholds.doctrine_budget_tokens``
+(2,500 tokens = 10,000 characters), fits a Claude Code hook's context
+(:data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`).
 
-Rules are ordered by activation date, then id, so the block is stable and a
-newly approved rule appears at the end.
+**Priority.** Most corrected first (the number of corrections a rule was
+drafted or promoted from: its evidence), then the newest (activation date),
+then id — so when the rulebook outgrows the budget the lessons the agent got
+wrong most often stay.
+
+**Scope.** A rule page may carry ``scope:`` — a list of project names
+(``payments-service``) or path globs (``~/work/acme/*``,
+``/srv/*/infra``), like Claude Code's path-scoped rules. A rule without one
+is global. ``cwd=PATH`` keeps the global rules plus those scoped to that
+place: a project name matches the folder name of the git root above PATH
+(or PATH's own folder name outside git), a glob matches PATH or one of its
+parents (:func:`in_scope`). Without ``cwd`` every active rule is shown.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import math
+import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brainwork.config import Config
@@ -28,9 +44,13 @@ HEADER = "# Doctrine: standing rules approved from past corrections"
 INTRO = "Follow these in every task. Each line names its rule page; open it for the evidence."
 
 
+#: Characters per token of the size estimate (the budget's unit is tokens).
+CHARS_PER_TOKEN = 4
+
+
 def tokens_of(text: str) -> int:
     """Estimated tokens of ``text``: ceil(characters / 4)."""
-    return math.ceil(len(text) / 4)
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
 @dataclass
@@ -47,53 +67,85 @@ class DoctrineRule:
     chars: int
     tokens: int
     #: How many corrections the rule was drafted or promoted from (its
-    #: evidence): a session hook that cannot load every rule keeps the most
-    #: corrected ones.
+    #: evidence): the most corrected rules go first.
     evidence: int = 0
+    #: The rule's ``scope:`` entries (project names or path globs); empty: global.
+    scope: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
             "id": self.id, "title": self.title, "rule": self.rule, "why": self.why, "apply": self.apply,
-            "activated": self.activated, "tokens": self.tokens, "evidence": self.evidence,
+            "activated": self.activated, "tokens": self.tokens, "evidence": self.evidence, "scope": self.scope,
         }
 
 
 @dataclass
 class Doctrine:
-    """The active rules rendered: ``text`` (Markdown), its ``tokens`` against
-    ``budget``; ``over_budget`` when tokens > budget."""
+    """The active rules rendered within a budget.
+
+    ``rules``: the rules in ``text``, in priority order; ``omitted``: the
+    in-scope rules left out to fit (priority order); ``text``: the Markdown
+    block, at most ``4 x budget`` characters (``chars``); ``tokens``: the
+    estimated tokens of the whole in-scope doctrine, every rule included, so
+    ``over_budget`` (tokens > budget) says the budget cut something;
+    ``budget``: tokens; ``cwd``/``project``: the place the scope was applied
+    for (None: no scope applied); ``out_of_scope``: active rules scoped to
+    other projects."""
 
     rules: list[DoctrineRule]
     text: str
     tokens: int
     budget: int
+    omitted: list[DoctrineRule] = field(default_factory=list)
+    cwd: str | None = None
+    project: str | None = None
+    out_of_scope: int = 0
     over_budget: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.over_budget = self.tokens > self.budget
 
+    @property
+    def chars(self) -> int:
+        return len(self.text)
+
+    @property
+    def max_chars(self) -> int:
+        """The most characters ``text`` may have: 4 x budget."""
+        return self.budget * CHARS_PER_TOKEN
+
     def costliest(self, n: int = 3) -> list[DoctrineRule]:
-        """The ``n`` rules whose blocks cost most tokens, most first."""
-        return sorted(self.rules, key=lambda r: (-r.tokens, r.id))[:n]
+        """The ``n`` rules whose blocks cost most tokens, most first (of all in scope)."""
+        return sorted(self.rules + self.omitted, key=lambda r: (-r.tokens, r.id))[:n]
 
     def warning(self) -> str | None:
-        """One line when over budget, naming the costliest rules; else None."""
+        """One line when rules were left out, naming the costliest; else None."""
         if not self.over_budget:
             return None
         top = ", ".join(f"{r.id} ({r.tokens})" for r in self.costliest())
         return (
-            f"doctrine is ~{self.tokens} tokens, over the budget of {self.budget}; "
+            f"doctrine is ~{self.tokens} tokens, over the budget of {self.budget}; {len(self.omitted)} rule(s) left out; "
             f"costliest rules: {top}. Tighten, merge or retire some (see `brainwork rules`)."
         )
 
     def to_json(self) -> dict:
-        """``{"rules": [...], "tokens", "budget", "over_budget", "text"}``."""
+        """``{"rules": [...], "tokens", "budget", "over_budget", "text"}`` plus
+        ``unit`` ("tokens"), ``chars``, ``max_chars``, ``omitted`` (ids left
+        out), ``omitted_count``, ``cwd``, ``project``, ``out_of_scope``."""
         return {
             "rules": [r.to_json() for r in self.rules],
             "tokens": self.tokens,
             "budget": self.budget,
             "over_budget": self.over_budget,
             "text": self.text,
+            "unit": "tokens",
+            "chars": self.chars,
+            "max_chars": self.max_chars,
+            "omitted": [r.id for r in self.omitted],
+            "omitted_count": len(self.omitted),
+            "cwd": self.cwd,
+            "project": self.project,
+            "out_of_scope": self.out_of_scope,
         }
 
 
@@ -125,33 +177,145 @@ def render_block(id: str, title: str, text: str, why: str = "", apply: str = "")
 
 
 def active_rules(store: "Store") -> "list[Rule]":
-    """The active rules in doctrine order (activation date, then id)."""
+    """The active rules, by id (:func:`by_priority` orders them for the doctrine)."""
     from brainwork.learn.rules import list_rules
 
-    return sorted(list_rules(store, "active"), key=lambda r: (r.activated or "", r.id))
+    return sorted(list_rules(store, "active"), key=lambda r: r.id)
 
 
-def doctrine(config: Config, store: "Store", budget: int | None = None) -> Doctrine:
-    """Render exactly the active rules.
+def by_priority(rules: list) -> list:
+    """Most corrected first (evidence count), then newest (activation date), then id."""
+    out = sorted(rules, key=lambda r: r.id)
+    out.sort(key=lambda r: r.activated or "", reverse=True)
+    out.sort(key=lambda r: len(r.evidence) if isinstance(r.evidence, list) else int(r.evidence or 0), reverse=True)
+    return out
 
-    ``budget``: tokens (default ``config.thresholds.doctrine_budget_tokens``).
+
+# -- scope -------------------------------------------------------------------------
+_GLOB = re.compile(r"[*?\[/~]")
+
+
+def scope_list(value) -> list[str]:
+    """A ``scope:`` value as a list of entries: a list of text, or one text
+    (split at commas); blanks dropped."""
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else str(value).split(",")
+    return [str(v).strip() for v in items if str(v).strip()]
+
+
+def project_of(cwd: str | os.PathLike) -> tuple[Path, str]:
+    """``(root, project name)`` for a working directory: the nearest folder
+    at or above ``cwd`` holding ``.git`` (a folder or a worktree's file),
+    else ``cwd`` itself; the name is that folder's name."""
+    path = Path(os.path.expanduser(str(cwd))).resolve()
+    for folder in (path, *path.parents):
+        if (folder / ".git").exists():
+            return folder, folder.name
+    return path, path.name
+
+
+def in_scope(scope: list[str], cwd: str | os.PathLike | None) -> bool:
+    """Whether a rule with ``scope`` applies at ``cwd``: always for a global
+    rule (empty scope) or without ``cwd``; else when an entry without glob or
+    path characters equals the project name (:func:`project_of`,
+    case-insensitive), or an entry with them (``*?[/~``) matches ``cwd`` or one
+    of its parents (fnmatch, ``~`` expanded; ``*`` also crosses ``/``)."""
+    if not scope or cwd is None:
+        return True
+    root, name = project_of(cwd)
+    path = Path(os.path.expanduser(str(cwd))).resolve()
+    places = [str(p) for p in (path, *path.parents)]
+    for entry in scope:
+        if not _GLOB.search(entry):
+            if entry.casefold() == name.casefold():
+                return True
+            continue
+        pattern = os.path.expanduser(entry).rstrip("/") or "/"
+        if any(fnmatch.fnmatchcase(p, pattern) for p in places):
+            return True
+    return False
+
+
+def doctrine(config: Config, store: "Store", budget: int | None = None, *, cwd: str | os.PathLike | None = None) -> Doctrine:
+    """Render the active rules (those in scope at ``cwd`` when given) within
+    ``budget`` tokens (default ``config.thresholds.doctrine_budget_tokens``).
     With no active rule the text says so in one line (an empty doctrine is
-    valid).
-    """
-    budget = config.thresholds.doctrine_budget_tokens if budget is None else int(budget)
-    return _render(active_rules(store), budget)
+    valid)."""
+    from brainwork.store import prior as pstore
 
-def _render(rules: "list[Rule] | list[VaultRule]", budget: int) -> Doctrine:
+    budget = config.thresholds.doctrine_budget_tokens if budget is None else int(budget)
+    rules = active_rules(store)
+    scopes = {i: scope_list(f.get("scope")) for i, f in pstore.page_fields(store, [r.id for r in rules]).items()}
+    return _render([(r, scopes.get(r.id, [])) for r in rules], budget, cwd)
+
+
+def _more_line(left: int, budget: int) -> str:
+    return (f"({left} more active rule{'s' if left != 1 else ''} left out to stay within {budget} tokens: "
+            f"`brainwork doctrine --budget N` prints more, `brainwork rules --status active` lists them all.)")
+
+
+def _render(rules: "list[tuple[Rule | VaultRule, list[str]]]", budget: int, cwd=None) -> Doctrine:
+    """Lay the rules out by :func:`by_priority` within ``budget`` tokens
+    (4 x budget characters), scope applied at ``cwd``."""
+    kept_in = [(r, sc) for r, sc in rules if in_scope(sc, cwd)]
+    out_of_scope = len(rules) - len(kept_in)
+    scope_of = {id(r): sc for r, sc in kept_in}
     items = []
-    for r in rules:
+    for r in by_priority([r for r, _ in kept_in]):
         block = render_rule(r)
+        evidence = len(r.evidence) if isinstance(r.evidence, list) else int(r.evidence or 0)
         items.append(DoctrineRule(r.id, r.title, r.text, r.why, r.apply, r.activated, block, len(block) + 1,
-                                  tokens_of(block + "\n"), len(r.evidence)))
-    if items:
-        text = f"{HEADER} ({len(items)})\n{INTRO}\n\n" + "\n".join(i.block for i in items) + "\n"
-    else:
-        text = f"{HEADER} (0)\nNo rule has been approved yet.\n"
-    return Doctrine(items, text, tokens_of(text), budget)
+                                  tokens_of(block + "\n"), evidence, list(scope_of[id(r)])))
+    project = project_of(cwd)[1] if cwd is not None else None
+    where = f" for {project}" if project else ""
+    limit = budget * CHARS_PER_TOKEN
+    if not items:
+        text = f"{HEADER} (0{where})\nNo rule has been approved yet.\n" if not out_of_scope else \
+            f"{HEADER} (0{where})\nNo active rule applies here ({out_of_scope} scoped to other projects).\n"
+        full_tokens = tokens_of(text)
+        return Doctrine([], _cap(text, limit), full_tokens, budget, [], _cwd_text(cwd), project, out_of_scope)
+
+    def head(kept: int) -> str:
+        count = f"{kept}" if kept == len(items) else f"{kept} of {len(items)}, most corrected first"
+        return f"{HEADER} ({count}{where})\n{INTRO}\n\n"
+
+    full = head(len(items)) + "".join(i.block + "\n" for i in items)
+    kept: list[DoctrineRule] = []
+    used = 0
+    for k, item in enumerate(items):
+        left_after = len(items) - k - 1
+        tail = ("\n" + _more_line(left_after, budget) + "\n") if left_after else ""
+        if len(head(k + 1)) + used + len(item.block) + 1 + len(tail) > limit:
+            break
+        kept.append(item)
+        used += len(item.block) + 1
+    omitted = items[len(kept):]
+    text = head(len(kept)) + "".join(i.block + "\n" for i in kept)
+    if omitted:
+        text += "\n" + _more_line(len(omitted), budget) + "\n"
+    return Doctrine(kept, _cap(text, limit), tokens_of(full), budget, omitted, _cwd_text(cwd), project, out_of_scope)
+
+
+def _cwd_text(cwd) -> str | None:
+    return None if cwd is None else str(Path(os.path.expanduser(str(cwd))).resolve())
+
+
+def _cap(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters: whole lines from the end are
+    dropped first (keeping the last, the left-out line), then the remainder
+    is cut (a budget too small for even the heading)."""
+    if len(text) <= limit:
+        return text
+    lines = text.splitlines()
+    last = lines[-1] if lines else ""
+    while len(lines) > 1 and len("\n".join(lines[:-1] + [last])) + 1 > limit:
+        lines.pop(-2)
+    out = "\n".join(lines[:-1] + [last]) + "\n" if len(lines) > 1 else ""
+    if len(out) > limit or not out:
+        out = (last + "\n")[:limit] if len(last) + 1 <= limit else last[: max(limit - 1, 0)].rstrip() + ("\n" if limit else "")
+        out = out[:limit]
+    return out
 
 
 @dataclass
@@ -167,15 +331,17 @@ class VaultRule:
     apply: str
     activated: str | None
     evidence: list[str] = field(default_factory=list)
+    scope: list[str] = field(default_factory=list)
 
 
 _RULE_TYPE = re.compile(rb"^type:[ \t]*['\"]?rule['\"]?[ \t]*\r?$", re.MULTILINE)
 
 
-def doctrine_from_vault(config: Config, budget: int | None = None) -> Doctrine:
-    """Like :func:`doctrine`, read from the vault's files without the store
-    (for a session hook while another process, e.g. the workbench, holds the
-    store). Only pages whose frontmatter says ``type: rule`` are parsed."""
+def doctrine_from_vault(config: Config, budget: int | None = None, *, cwd: str | os.PathLike | None = None) -> Doctrine:
+    """Like :func:`doctrine` (same budget, priority and scope), read from the
+    vault's files without the store (for a session hook while another
+    process, e.g. the workbench, holds the store). Only pages whose
+    frontmatter says ``type: rule`` are parsed."""
     from brainwork.index.scan import scan_vault
     from brainwork.vault.parse import parse_file
 
@@ -208,7 +374,7 @@ def doctrine_from_vault(config: Config, budget: int | None = None) -> Doctrine:
             id=page.id, title=page.title,
             text=_one_line(fields.get("rule")), why=_one_line(fields.get("why")), apply=_one_line(fields.get("apply")),
             activated=fields.get("activated") if isinstance(fields.get("activated"), str) else None,
-            evidence=evidence,
+            evidence=evidence, scope=scope_list(fields.get("scope")),
         ))
-    rules.sort(key=lambda r: (r.activated or "", r.id))
-    return _render(rules, budget)
+    rules.sort(key=lambda r: r.id)
+    return _render([(r, r.scope) for r in rules], budget, cwd)

@@ -1,54 +1,77 @@
-"""Recall: the read path of the learning loop (issue 4 §6).
+"""Recall: the read path of the learning loop.
 
-``recall(config, store, "TASK DESCRIPTION")`` answers "what do I already
-know that bears on this task?" compactly, in this order:
+``recall(config, store, "TASK DESCRIPTION")`` answers "what did earlier
+work teach that bears on this task?" — what the doctrine does not already
+say. The doctrine itself is left out: the agent has it from session start
+(``brainwork doctrine``, a SessionStart hook), and repeating it filled most
+of every answer.
 
-1. the doctrine: every active rule (:mod:`brainwork.learn.doctrine`), one
-   line each, within :data:`DOCTRINE_SHARE` of the budget (the rest are
-   named as a count: ``brainwork doctrine`` prints them all);
-2. the most relevant prior tasks: vector search over the task embeddings
-   (:func:`brainwork.store.vectors.nearest`, the query embedded with one
-   encode call), re-ranked by title/tag overlap (score = cosine +
-   ``recall_overlap_weight`` x the share of the description's words found
-   in the task's title and tags); a task joins when its score reaches
-   ``recall_min_similarity`` and ``recall_relative_cutoff`` x the best
-   task's score, at most ``recall_tasks`` of them (:mod:`brainwork.thresholds`);
-3. one hop out from each of those tasks along its typed edges: the
-   corrections it received (``corrected_by``; dismissed ones left out), the
-   sources it cited that held up (``reliability: held-up``) and the tools it
-   used that were the right choice (``right_choice: true``).
+**Ranking.** A prior task is scored by what it was *and* what it taught:
 
-Everything is rendered as Markdown lines that each name a page id, added in
-that order until the character budget (default ``recall_budget_chars``) is
-reached — never the whole graph. What was served is logged
-(:func:`brainwork.store.recall.record_hits`) for pruning rules nobody needs.
+- ``task``: cosine of the description to the task page (title, request,
+  summary, tags, body; :func:`brainwork.learn.embed.page_text`);
+- ``situation``: the best cosine of the description to one of the task's
+  corrections (their page text says what went wrong in which situation:
+  "ran the write command in the prod terminal"), weighted by
+  ``recall_situation_weight``;
+- ``overlap``: the share of the description's content words in the task's
+  title and tags, weighted by ``recall_overlap_weight``;
+- ``lesson``: tasks that taught the same lesson as the best matches: the
+  best cosine between one of the task's corrections and one of the
+  corrections of the (at most :data:`ANCHORS`) best tasks by the three terms
+  above that join on their own evidence, weighted by ``recall_lesson_weight``. It
+  brings in earlier work whose surface differs (a Jenkins failure for a
+  GitHub Actions one) but whose correction is the same.
+
+A task joins on its own evidence — ``max(task, situation)`` plus the
+weighted overlap reaches ``recall_min_similarity`` (the sum above is for
+ranking: a sum of small similarities is no evidence) — or, once some task
+did, when its ``lesson`` cosine reaches ``lesson_similarity`` (the same
+lesson, as consolidation's lessons use it); best first, at most
+``recall_tasks`` of them (:mod:`brainwork.thresholds`; the figures that
+chose them are in docs/learning-loop.md, ``benchmarks/bench_recall.py``).
+Without vectors of the current embedder the score is the word overlap alone
+(``Recall.vectors`` False).
+
+**Rendering.** Each task with its lessons as ``wrong -> correct (why)``,
+the sources it cited that held up (``reliability: held-up``) and the tools
+that were the right choice (``right_choice: true``); ``index=True`` adds a
+compact index of page titles (pages nearest the description first). Every
+line names a page id. The budget (characters) is hard: ``Recall.text``
+never exceeds it; what did not fit is counted in-band in the last line.
+What was served is logged (:func:`brainwork.store.recall.record_hits`).
 
 :func:`recall` does not embed pages itself (it must answer in well under
 200 ms on a warm 10,000-page vault); callers run
-:func:`brainwork.learn.embed.embed_pages` first (the CLI does). Without
-vectors of the current embedder it falls back to title/tag overlap alone and
-says so (``Recall.vectors`` False).
+:func:`brainwork.learn.embed.embed_pages` first (the CLI does).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import asdict, dataclass, field
+
+import numpy as np
 
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
 from brainwork.store import Store
+from brainwork.store import prior as pstore
 from brainwork.store import recall as rstore
 from brainwork.store import vectors as vstore
+from brainwork.vocabulary import THING_TYPES
 
-#: Task candidates fetched from the vector search before re-ranking.
+#: Candidates fetched from each vector search (tasks, corrections) before scoring.
 CANDIDATES = 40
-#: Share of the budget the doctrine may take, so prior work always has room
-#: (the full doctrine is `brainwork doctrine`; a session hook loads it anyway).
-DOCTRINE_SHARE = 0.6
+#: Best-scoring tasks whose corrections define "the same lesson" for the
+#: ``lesson`` term (two: one task may carry a one-off next to the lesson).
+ANCHORS = 2
 #: Longest rendering of one field (characters) inside a recall line.
 FIELD_CHARS = 220
+#: Pages listed in the compact index at most (the budget usually cuts first).
+INDEX_PAGES = 60
+#: Page types listed first in the index, in this order: the things, then rules.
+INDEX_ORDER = (*THING_TYPES, "rule", "tool", "source", "decision", "artifact", "task", "correction")
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#.-]*[a-z0-9+#]|[a-z0-9]")
 STOPWORDS = frozenset(
@@ -61,10 +84,14 @@ STOPWORDS = frozenset(
 
 @dataclass
 class RecallItem:
-    """One page recall served: ``kind`` (``rule``, ``task``, ``correction``,
+    """One page recall served: ``kind`` (``task``, ``correction``,
     ``source``, ``tool``), its ``id`` and ``title``, ``text`` (the compact
-    line's content), ``via`` (the task it hangs off, for one-hop items) and
-    ``score`` (tasks: combined score; others None)."""
+    line's content), ``via`` (the task it hangs off, for one-hop items).
+
+    Tasks also carry ``rank`` (1 = best), ``score`` (the combined score) and
+    its terms: ``similarity`` (description vs task page), ``situation``
+    (vs its best correction), ``overlap`` (title/tag words, 0..1) and
+    ``lesson`` (same lesson as the best tasks)."""
 
     kind: str
     id: str
@@ -74,6 +101,9 @@ class RecallItem:
     score: float | None = None
     similarity: float | None = None
     overlap: float | None = None
+    rank: int | None = None
+    situation: float | None = None
+    lesson: float | None = None
 
 
 @dataclass
@@ -81,12 +111,14 @@ class Recall:
     """A recall answer.
 
     ``text`` is the Markdown block (at most ``budget`` characters, ``chars``
-    its length); ``rules`` the doctrine items, ``tasks`` the prior tasks,
-    ``related`` the one-hop items (corrections, sources, tools), each
-    ``RecallItem`` naming its page; ``served`` the page ids that made it into
-    ``text``; ``truncated`` True when the budget cut something;
-    ``vectors`` False when no embeddings served (overlap only);
-    ``embedder`` the embedder's name, ``lexical`` True for the fallback.
+    its length); ``tasks`` the prior tasks, best first; ``related`` their
+    lessons, sources and tools (``via`` names the task); ``index`` the
+    ``(id, title, type)`` entries of the compact index (``index=True``);
+    ``served`` the page ids that made it into ``text``; ``left_out`` how many
+    lines the budget cut (``truncated`` when any); ``vectors`` False when
+    no embeddings served (overlap only); ``embedder`` the embedder's name,
+    ``lexical`` True for the fallback. ``rules`` stays empty (the doctrine is
+    not part of recall; kept for readers of the JSON).
     """
 
     query: str
@@ -96,23 +128,29 @@ class Recall:
     rules: list[RecallItem] = field(default_factory=list)
     tasks: list[RecallItem] = field(default_factory=list)
     related: list[RecallItem] = field(default_factory=list)
+    index: list[tuple[str, str, str | None]] = field(default_factory=list)
     served: list[str] = field(default_factory=list)
     truncated: bool = False
+    left_out: int = 0
     vectors: bool = True
     embedder: str = ""
     lexical: bool = False
 
     def to_json(self) -> dict:
-        """The shape ``brainwork recall --json`` prints."""
+        """The shape ``brainwork recall --json`` prints: every key of
+        :class:`Recall`; tasks with ``rank``, ``id``, ``score`` and its terms;
+        ``related`` items with ``via``; ``index`` as ``{id, title, type}``."""
         return {
             "query": self.query,
             "text": self.text,
             "chars": self.chars,
             "budget": self.budget,
             "truncated": self.truncated,
+            "left_out": self.left_out,
             "rules": [asdict(r) for r in self.rules],
             "tasks": [asdict(t) for t in self.tasks],
             "related": [asdict(r) for r in self.related],
+            "index": [{"id": i, "title": t, "type": ty} for i, t, ty in self.index],
             "served": self.served,
             "vectors": self.vectors,
             "embedder": self.embedder,
@@ -130,51 +168,20 @@ def _one_line(text, limit: int = FIELD_CHARS) -> str:
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
 
 
-def _fields(raw) -> dict:
-    if isinstance(raw, dict):
-        return raw
-    try:
-        return json.loads(raw or "{}")
-    except ValueError:
-        return {}
-
-
-# -- the parts ------------------------------------------------------------------
-def _rules(store: Store) -> list[RecallItem]:
-    try:
-        from brainwork.learn.doctrine import active_rules
-    except ImportError:  # the doctrine module is optional for recall
-        active_rules = None
-    items = []
-    if active_rules is not None:
-        for r in active_rules(store):
-            text = _one_line(r.text or r.title, 300)
-            if r.why:
-                text += f" — why: {_one_line(r.why, 160)}"
-            items.append(RecallItem("rule", r.id, r.title, text))
-        return items
-    for r in rstore.active_rule_rows(store):
-        f = _fields(r["fields"])
-        text = _one_line(f.get("rule") or r["title"], 300)
-        if f.get("why"):
-            text += f" — why: {_one_line(f['why'], 160)}"
-        items.append(RecallItem("rule", r["id"], r["title"], text))
-    return items
-
-
+# -- shared with the replay --------------------------------------------------------
 def task_score(similarity: float, overlap: float, thresholds, used_vectors: bool = True) -> float:
-    """A prior task's combined score: cosine ``similarity`` plus
-    ``recall_overlap_weight`` x ``overlap`` (share of the description's
-    content words in the task's title and tags, 0..1); ``overlap`` alone
-    without vectors. Shared with :mod:`brainwork.learn.replay`."""
+    """A prior task's score from its page cosine ``similarity`` and title/tag
+    ``overlap`` alone (``recall_overlap_weight`` x overlap added; overlap
+    alone without vectors). :func:`rank_tasks` adds the situation and lesson
+    terms on top. Used by :mod:`brainwork.learn.replay`."""
     return similarity + thresholds.recall_overlap_weight * overlap if used_vectors else overlap
 
 
 def keep_best(scored: list, thresholds, score=lambda x: x[0], key=lambda x: x[1]) -> list:
-    """The prior tasks a recall answer keeps of ``scored`` (items with a
-    score and an id): at least ``recall_min_similarity``, best first (ties by
-    id), at least ``recall_relative_cutoff`` x the best score, at most
-    ``recall_tasks``. Shared with :mod:`brainwork.learn.replay`."""
+    """Of ``scored`` (items with a score and an id), those at least
+    ``recall_min_similarity``, best first (ties by id), at least
+    ``recall_relative_cutoff`` x the best score, at most ``recall_tasks``.
+    Used by :mod:`brainwork.learn.replay`."""
     out = sorted((x for x in scored if score(x) >= thresholds.recall_min_similarity), key=lambda x: (-score(x), key(x)))
     if out:
         floor = score(out[0]) * thresholds.recall_relative_cutoff
@@ -182,12 +189,31 @@ def keep_best(scored: list, thresholds, score=lambda x: x[0], key=lambda x: x[1]
     return out[: thresholds.recall_tasks]
 
 
+# -- ranking -----------------------------------------------------------------------
+def _task_text(t: pstore.TaskRow) -> str:
+    f = t.fields
+    meta = ", ".join(str(x) for x in (f.get("outcome"), t.created) if x)
+    return _one_line(t.title, 160) + (f" ({meta})" if meta else "")
+
+
+def _qualifies(n: pstore.Neighbour) -> bool:
+    f = n.fields
+    if n.edge == "CORRECTED_BY":
+        return (n.status or f.get("status")) not in ("dismissed", "proposed")
+    if n.edge == "CITED":
+        return str(f.get("reliability") or "").strip().lower() == "held-up"
+    return str(f.get("right_choice") or "").strip().lower() in ("true", "yes")
+
+
+_HOPS = {"CORRECTED_BY": "correction", "CITED": "source", "USED": "tool"}
+
+
 def rank_tasks(
     config: Config, store: Store, description: str, embedder: Embedder | None = None
 ) -> tuple[list[RecallItem], bool]:
-    """Prior tasks relevant to ``description``, best first, each with
-    ``score``, ``similarity`` (cosine) and ``overlap`` (share of the
-    description's content words in the task's title and tags, 0..1).
+    """Prior tasks relevant to ``description``, best first, each with its
+    ``rank``, ``score`` and the score's terms (module doc), at most
+    ``recall_tasks`` of those reaching ``recall_min_similarity``.
 
     Returns ``(tasks, used_vectors)``; ``used_vectors`` is False when no
     embedding of the current embedder exists (ranking by overlap alone).
@@ -195,75 +221,132 @@ def rank_tasks(
     th = config.thresholds
     emb = embedder or get_embedder(config)
     qwords = words(description)
-    sims: dict[str, float] = {}
     used_vectors = vstore.count(store, emb.name) > 0
-    if used_vectors:
-        q = emb.encode_one(description)
-        sims = dict(vstore.nearest(store, q, CANDIDATES, type="task", model=emb.name))
-        rows = rstore.task_rows(store, list(sims))
-    else:
-        rows = rstore.task_rows(store, None)
-    out = []
-    for r in rows:
-        twords = words(r["title"]) | words(" ".join(r["tags"] or []))
-        overlap = len(qwords & twords) / len(qwords) if qwords else 0.0
-        sim = sims.get(r["id"], 0.0)
-        score = task_score(sim, overlap, th, used_vectors)
-        if score < th.recall_min_similarity:
+    if not used_vectors:
+        rows = pstore.tasks(store, None)
+        scored = []
+        for t in rows:
+            ov = _overlap(qwords, t)
+            scored.append(RecallItem("task", t.id, t.title, _task_text(t), score=round(ov, 4), similarity=0.0,
+                                     overlap=round(ov, 4), situation=0.0, lesson=0.0))
+        return _cut(scored, th), False
+
+    q = emb.encode_one(description)
+    task_sims = dict(vstore.nearest(store, q, CANDIDATES, type="task", model=emb.name))
+    corr_sims = dict(vstore.nearest(store, q, CANDIDATES, type="correction", model=emb.name))
+    owners = pstore.tasks_of_corrections(store, list(corr_sims))
+    cands = set(task_sims) | {t for ts in owners.values() for t in ts}
+    rows = pstore.tasks(store, sorted(cands))
+    ids = [t.id for t in rows]
+    corrections: dict[str, list[str]] = {i: [] for i in ids}
+    for n in pstore.neighbours(store, ids, {"CORRECTED_BY": "correction"}):
+        if _qualifies(n):
+            corrections[n.via].append(n.id)
+    all_corr = sorted({c for cs in corrections.values() for c in cs})
+    vecs = vstore.vectors(store, [i for i in ids if i not in task_sims] + all_corr, model=emb.name)
+    for i in ids:
+        if i not in task_sims:
+            task_sims[i] = float(vecs[i] @ q) if i in vecs else 0.0
+    for c in all_corr:
+        if c not in corr_sims and c in vecs:
+            corr_sims[c] = float(vecs[c] @ q)
+
+    base: dict[str, tuple[float, float, float]] = {}
+    for t in rows:
+        situation = max((corr_sims.get(c, 0.0) for c in corrections[t.id]), default=0.0)
+        base[t.id] = (task_sims.get(t.id, 0.0), situation, _overlap(qwords, t))
+
+    def base_score(i: str) -> float:
+        s, sit, ov = base[i]
+        return s + th.recall_situation_weight * sit + th.recall_overlap_weight * ov
+
+    def evidence(i: str) -> float:
+        s, sit, ov = base[i]
+        return max(s, sit) + th.recall_overlap_weight * ov
+
+    order = sorted(ids, key=lambda i: (-base_score(i), i))
+    anchors = [i for i in order if evidence(i) >= th.recall_min_similarity][:ANCHORS]
+    anchor_vecs = [vecs[c] for a in anchors for c in corrections[a] if c in vecs]
+    amat = np.stack(anchor_vecs) if anchor_vecs else None
+    scored = []
+    for t in rows:
+        lesson = 0.0
+        mine = [vecs[c] for c in corrections[t.id] if c in vecs]
+        if amat is not None and mine:
+            lesson = float(np.max(np.stack(mine) @ amat.T))
+        # A task joins on its own evidence, or (when some task did) by teaching the same lesson.
+        if evidence(t.id) < th.recall_min_similarity and lesson < th.lesson_similarity:
             continue
-        f = _fields(r["fields"])
-        bits = [_one_line(r["title"], 160)]
-        meta = ", ".join(x for x in (f.get("outcome"), r.get("created")) if x)
-        if meta:
-            bits.append(f"({meta})")
-        if f.get("summary"):
-            bits.append("— " + _one_line(f["summary"]))
-        item = RecallItem("task", r["id"], r["title"], " ".join(bits), score=round(score, 4),
-                          similarity=round(sim, 4), overlap=round(overlap, 4))
-        out.append(item)
-    return keep_best(out, th, score=lambda t: t.score or 0.0, key=lambda t: t.id), used_vectors
+        s, sit, ov = base[t.id]
+        total = base_score(t.id) + th.recall_lesson_weight * lesson
+        scored.append(RecallItem("task", t.id, t.title, _task_text(t), score=round(total, 4), similarity=round(s, 4),
+                                 overlap=round(ov, 4), situation=round(sit, 4), lesson=round(lesson, 4)))
+    return _cut(scored, th, floor=None), True
+
+
+def _overlap(qwords: set[str], t: pstore.TaskRow) -> float:
+    twords = words(t.title) | words(" ".join(str(x) for x in t.tags))
+    return len(qwords & twords) / len(qwords) if qwords else 0.0
+
+
+def _cut(scored: list[RecallItem], th, floor: float | None = 0.0) -> list[RecallItem]:
+    """Best first, at most ``recall_tasks``, ranked 1..n; with ``floor``
+    (default ``recall_min_similarity``) only scores reaching it."""
+    floor = th.recall_min_similarity if floor == 0.0 else floor
+    kept = sorted((x for x in scored if floor is None or (x.score or 0.0) >= floor), key=lambda x: (-(x.score or 0.0), x.id))
+    kept = kept[: th.recall_tasks]
+    for k, x in enumerate(kept, 1):
+        x.rank = k
+    return kept
 
 
 def one_hop(store: Store, task_ids: list[str]) -> list[RecallItem]:
-    """Corrections of these tasks (not dismissed, nor proposed and still
-    unconfirmed by a person), the sources they cited
-    that held up, the tools they used that were the right choice; in task
-    order, then corrections, sources, tools."""
+    """What each task teaches: its corrections (not dismissed or still
+    proposed) as ``wrong -> correct (why)``, the sources it cited that held
+    up, the tools it used that were the right choice; in task order, then
+    corrections, sources, tools."""
     if not task_ids:
         return []
-    found: list[RecallItem] = []
-    seen: set[tuple[str, str]] = set()
-    tables = {"CORRECTED_BY": "correction", "CITED": "source", "USED": "tool"}
     by_task: dict[str, list[RecallItem]] = {t: [] for t in task_ids}
-    rows = rstore.neighbours_out(store, task_ids, tables)
-    for kind in ("correction", "source", "tool"):
-        for r in (r for r in rows if r["type"] == kind):
-            f = _fields(r["fields"])
+    seen: set[tuple[str, str]] = set()
+    rows = pstore.neighbours(store, task_ids, _HOPS)
+    for edge in _HOPS:
+        for n in (n for n in rows if n.edge == edge and _qualifies(n)):
+            f = n.fields
+            kind = _HOPS[edge]
             if kind == "correction":
-                if (r["status"] or f.get("status")) in ("dismissed", "proposed"):
-                    continue
-                text = (f"wrong: {_one_line(f.get('wrong'), 160)} → correct: {_one_line(f.get('correct'))}"
-                        + (f" (why: {_one_line(f.get('why'), 160)})" if f.get("why") else ""))
+                text = f"{_one_line(f.get('wrong'), 160)} -> {_one_line(f.get('correct'))}"
+                if f.get("why"):
+                    text += f" ({_one_line(f.get('why'), 160)})"
             elif kind == "source":
-                if str(f.get("reliability") or "").strip().lower() != "held-up":
-                    continue
                 ref = f.get("ref")
-                text = f"held up: {_one_line(r['title'], 160)}" + (f" <{_one_line(ref, 160)}>" if ref else "")
+                text = _one_line(n.title, 160) + (f" <{_one_line(ref, 160)}>" if ref else "")
             else:
-                if str(f.get("right_choice") or "").strip().lower() not in ("true", "yes"):
-                    continue
-                text = f"right choice: {_one_line(f.get('name') or r['title'], 160)}"
-            key = (kind, r["id"])
-            if key in seen:
+                text = _one_line(f.get("name") or n.title, 160)
+            if (n.via, n.id) in seen:
                 continue
-            seen.add(key)
-            by_task[r["via"]].append(RecallItem(kind, r["id"], r["title"], text, via=r["via"]))
-    for t in task_ids:
-        found.extend(by_task[t])
-    return found
+            seen.add((n.via, n.id))
+            by_task[n.via].append(RecallItem(kind, n.id, n.title, text, via=n.via))
+    return [x for t in task_ids for x in by_task[t]]
+
+
+def page_index(store: Store, q=None, model: str | None = None, limit: int = INDEX_PAGES) -> list[tuple[str, str, str | None]]:
+    """``(id, title, type)`` of at most ``limit`` pages for the compact index:
+    with a query vector ``q``, the pages nearest it (any type); without, the
+    pages in :data:`INDEX_ORDER` type order, then by id."""
+    rows = {r.id: r for r in pstore.titles(store)}
+    if q is not None:
+        ids = [i for i, _ in vstore.nearest(store, q, limit, model=model) if i in rows]
+    else:
+        rank = {t: k for k, t in enumerate(INDEX_ORDER)}
+        ids = sorted(rows, key=lambda i: (rank.get(rows[i].type or "", len(rank)), i))[:limit]
+    return [(i, rows[i].title, rows[i].type) for i in ids]
 
 
 # -- the answer --------------------------------------------------------------------
+LABELS = {"correction": "lesson", "source": "held up", "tool": "right tool"}
+
+
 def recall(
     config: Config,
     store: Store,
@@ -272,17 +355,20 @@ def recall(
     *,
     embedder: Embedder | None = None,
     record: bool = True,
+    index: bool = False,
 ) -> Recall:
     """The compact recall answer for a task description; see the module doc.
 
     Args:
-        budget: characters of ``Recall.text`` (default
-            ``config.thresholds.recall_budget_chars``); at least 200.
+        budget: characters of ``Recall.text``, a hard cap (default
+            ``config.thresholds.recall_budget_chars``); lines that do not fit
+            are left out and counted in the last line.
         embedder: default :func:`brainwork.learn.embed.get_embedder` (config).
         record: log the served pages as recall hits (for pruning).
+        index: add the compact index of page titles after the tasks.
 
     Raises:
-        UserError: an empty description.
+        UserError: an empty description, or a budget under 1.
     """
     from brainwork.errors import UserError
 
@@ -290,66 +376,79 @@ def recall(
     if not description:
         raise UserError("describe the task to recall for")
     budget = config.thresholds.recall_budget_chars if budget is None else int(budget)
-    budget = max(budget, 200)
+    if budget < 1:
+        raise UserError(f"the recall budget must be at least 1 character, got {budget}")
     emb = embedder or get_embedder(config)
-    rules = _rules(store)
     tasks, used_vectors = rank_tasks(config, store, description, emb)
     related = one_hop(store, [t.id for t in tasks])
+    entries: list[tuple[str, RecallItem | None]] = [(f"# Recall: {_one_line(description, 120)}", None)]
+    if tasks:
+        entries.append(("Prior tasks that bear on this one, best first, with what they taught "
+                        "(the doctrine is not repeated here).", None))
+        for t in tasks:
+            entries.append((f"## {t.rank}. {t.text} — {t.id} [{t.score:.2f}]", t))
+            f = _task_fields(store, t.id)
+            if f.get("request"):
+                entries.append((f"asked: {_one_line(f['request'])}", None))
+            for x in (x for x in related if x.via == t.id):
+                entries.append((f"- {LABELS[x.kind]} ({x.id}): {x.text}", x))
+    else:
+        entries.append(("No prior task is similar enough.", None))
+    idx: list[tuple[str, str, str | None]] = []
+    if index:
+        q = emb.encode_one(description) if used_vectors else None
+        idx = page_index(store, q, emb.name if used_vectors else None)
+        if idx:
+            entries.append(("## Index (pages nearest this task)", None))
+            entries.extend((f"- {title} ({pid})", RecallItem("index", pid, title, title)) for pid, title, _ in idx)
+    text, served, left = fit(entries, budget)
+    if record:
+        rstore.record_hits(store, [(x.id, x.kind) for x in served], description)
+    return Recall(
+        query=description, text=text, chars=len(text), budget=budget, tasks=tasks, related=related, index=idx,
+        served=[x.id for x in served], truncated=left > 0, left_out=left, vectors=used_vectors,
+        embedder=emb.name, lexical=emb.lexical,
+    )
 
+
+def _task_fields(store: Store, task_id: str) -> dict:
+    rows = pstore.tasks(store, [task_id])
+    return rows[0].fields if rows else {}
+
+
+def fit(entries: list[tuple[str, RecallItem | None]], budget: int) -> tuple[str, list[RecallItem], int]:
+    """Lay ``entries`` (line, the item it serves) out in order within
+    ``budget`` characters (newlines counted): the first line that does not
+    fit ends the answer, and a last line says how many were left out. Lines
+    are never cut mid-way except the first (a heading too long for a tiny
+    budget). Returns ``(text, served items, lines left out)``."""
     lines: list[str] = []
-    served: list[tuple[str, str]] = []
+    served: list[RecallItem] = []
     size = 0
-    truncated = False
-
-    more = "… (budget reached: `brainwork recall --budget N` shows more)"
-    room = budget - len(more) - 1  # always leave room to say something was cut
-
-    def add(line: str, item: RecallItem | None = None) -> bool:
-        nonlocal size, truncated
-        if size + len(line) + 1 > room:
-            truncated = True
-            return False
+    for k, (line, item) in enumerate(entries):
+        rest = len(entries) - k - 1
+        note = "" if rest == 0 else _more(rest)
+        need = len(line) + 1 + (len(note) + 1 if note else 0)
+        if size + need > budget:
+            left = len(entries) - k
+            tail = _more(left)
+            while lines and size + len(tail) + 1 > budget:
+                size -= len(lines.pop()) + 1
+                left += 1
+                tail = _more(left)
+                served = [s for s in served if any(s.id in ln for ln in lines)]
+            if size + len(tail) + 1 <= budget:
+                lines.append(tail)
+            elif not lines:
+                lines.append(tail[: max(budget - 1, 0)])
+            text = ("\n".join(lines) + "\n") if lines else ""
+            return text[:budget], served, left
         lines.append(line)
         size += len(line) + 1
         if item is not None:
-            served.append((item.id, item.kind))
-        return True
+            served.append(item)
+    return "\n".join(lines) + "\n", served, 0
 
-    add(f"# Recall: {_one_line(description, 120)}")
-    if rules:
-        add(f"## Doctrine ({len(rules)} active rule{'s' if len(rules) != 1 else ''})")
-        doctrine_room = int(budget * DOCTRINE_SHARE)
-        for i, r in enumerate(rules):
-            line = f"- {r.id}: {r.text}"
-            if size + len(line) + 1 > doctrine_room or not add(line, r):
-                add(f"- … {len(rules) - i} more: run `brainwork doctrine`")
-                break
-    if tasks:
-        add("## Prior tasks")
-        hop = {t.id: [x for x in related if x.via == t.id] for t in tasks}
-        for t in tasks:
-            if not add(f"- {t.id} [{t.score:.2f}]: {t.text}", t):
-                break
-            for x in hop[t.id]:
-                add(f"  - {x.kind} {x.id}: {x.text}", x)
-    else:
-        add("## Prior tasks\n(none similar enough)")
-    if truncated:
-        lines.append(more)
-    text = "\n".join(lines) + "\n"
-    if record:
-        rstore.record_hits(store, served, description)
-    return Recall(
-        query=description,
-        text=text,
-        chars=len(text),
-        budget=budget,
-        rules=rules,
-        tasks=tasks,
-        related=related,
-        served=[s[0] for s in served],
-        truncated=truncated,
-        vectors=used_vectors,
-        embedder=emb.name,
-        lexical=emb.lexical,
-    )
+
+def _more(n: int) -> str:
+    return f"… {n} more line{'s' if n != 1 else ''} left out (budget reached: `brainwork recall --budget N`)"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from brainwork.vocabulary import EDGE_TYPES
 
-SCHEMA_VERSION = "3"  # 2: edges carry `reverse`; 3: absent page text columns are '' (no NULLs)
+SCHEMA_VERSION = "4"  # 2: edges carry `reverse`; 3: absent page text columns are '' (no NULLs); 4: ReviewProposal
 
 #: Page columns that may be absent (no ``type:`` etc.). They are stored as
 #: ``''``, never NULL: Kùzu 0.11.3 corrupts a STRING column when a row with a
@@ -149,4 +149,16 @@ HISTORY_DDL.append(
 # (ISO UTC). Never touched by indexing, so dismissals survive every re-index.
 HISTORY_DDL.append(
     "CREATE NODE TABLE IF NOT EXISTS Dismissal(key STRING, reason STRING, created STRING, PRIMARY KEY (key))"
+)
+
+# Review queue (brainwork.learn.dream, queries in store/review.py): one row per
+# proposal a nightly `brainwork dream` gathered for a person to accept or
+# decline. ``kind`` is one of brainwork.learn.dream.KINDS; ``key`` identifies
+# what is proposed ("retitle:topics/x", "merge:a|b") so a declined proposal is
+# not raised again; ``payload`` the JSON the accept step needs; ``state``
+# 'pending' | 'accepted' | 'declined'; ``operation`` the undo-log id an
+# accepted proposal produced (0: irreversible or none). Times ISO UTC.
+HISTORY_DDL.append(
+    "CREATE NODE TABLE IF NOT EXISTS ReviewProposal(id INT64, kind STRING, key STRING, summary STRING, "
+    "payload STRING, state STRING, created STRING, decided STRING, operation INT64, PRIMARY KEY (id))"
 )

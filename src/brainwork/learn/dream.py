@@ -1,0 +1,236 @@
+"""Dream: a nightly pass that gathers curation proposals into a review queue
+without changing the vault.
+
+:func:`dream` (``brainwork dream``, e.g. from cron) asks the read-only parts
+of brainwork what they would change and stores each answer as a proposal
+(``ReviewProposal`` rows, :mod:`brainwork.store.review`):
+
+- ``candidate-rules``: consolidation's dry run
+  (:func:`brainwork.learn.consolidate.consolidate` ``dry_run=True``) would
+  draft candidate rules from recurring corrections;
+- ``merge``: two pages at least ``thresholds.merge_candidate_similarity``
+  alike (the ``duplicate`` check's merge candidates,
+  :mod:`brainwork.analysis.duplicates`; dismissed findings left out);
+- ``retitle``: a page whose title names an event (the ``diary-title``
+  check, :mod:`brainwork.analysis.titles`) and its suggested thing title;
+- ``merge-rules``: two active rules that teach the same lesson, and
+  ``retire-rule``: an active rule whose kind of task went quiet
+  (:func:`brainwork.learn.prune.suggestions`).
+
+Nothing changes until a person accepts a proposal (:func:`accept`); each
+accepted proposal is one operation: consolidation, a rename or a
+retirement are undoable (``brainwork undo``); a merge is irreversible, as
+``brainwork merge`` is, and needs ``yes=True`` (the CLI's ``--yes`` or its
+confirmation). A declined proposal is not raised again; a pending one that
+no longer applies at the next run is dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+
+from brainwork.config import Config
+from brainwork.errors import UserError
+from brainwork.store import Store
+from brainwork.store import review as rq
+
+#: Proposal kinds, in the order a run gathers them.
+KINDS = ("candidate-rules", "merge", "retitle", "merge-rules", "retire-rule")
+#: Kinds whose accept step cannot be undone (it asks for confirmation).
+IRREVERSIBLE = frozenset({"merge", "merge-rules"})
+
+
+@dataclass
+class Proposal:
+    """One queued proposal: ``id``, ``kind`` (:data:`KINDS`), ``summary``
+    (one line), ``payload`` (what accepting does), ``state`` (``pending``,
+    ``accepted``, ``declined``, or ``undone`` when the operation it
+    produced was undone), ``created``/``decided`` (ISO UTC),
+    ``operation`` the undo-log id (None: none or irreversible),
+    ``reversible`` whether accepting can be undone."""
+
+    id: int
+    kind: str
+    key: str
+    summary: str
+    payload: dict
+    state: str
+    created: str
+    decided: str | None
+    operation: int | None
+    reversible: bool
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "summary": self.summary, "payload": self.payload,
+                "state": self.state, "created": self.created, "decided": self.decided,
+                "operation": self.operation, "reversible": self.reversible}
+
+
+@dataclass
+class DreamReport:
+    """A dream run: the pending queue after it (``proposals``), how many of
+    each kind it found (``found``), and ``seconds``."""
+
+    proposals: list[Proposal]
+    found: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"proposals": [p.to_json() for p in self.proposals], "found": self.found, "seconds": round(self.seconds, 2)}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _proposal(store: Store, row: rq.ProposalRow) -> Proposal:
+    state = row.state
+    if state == "accepted" and row.operation:
+        from brainwork.ops.changeset import get_operation
+
+        op = get_operation(store, row.operation)
+        if op is not None and op.state == "undone":
+            state = "undone"
+    return Proposal(row.id, row.kind, row.key, row.summary, row.payload, state, row.created, row.decided,
+                    row.operation, row.kind not in IRREVERSIBLE)
+
+
+def queue(store: Store, state: str | None = "pending") -> list[Proposal]:
+    """The stored proposals (``state`` None: all of them), by id."""
+    rows = rq.proposals(store, None)
+    out = [_proposal(store, r) for r in rows]
+    return out if state is None else [p for p in out if p.state == state]
+
+
+def gather(config: Config, store: Store, *, today: str | date | None = None, embedder=None) -> list[tuple[str, str, str, dict]]:
+    """Every proposal the vault suggests now, as ``(kind, key, summary,
+    payload)``; writes nothing."""
+    from brainwork.analysis.findings import check
+    from brainwork.learn.consolidate import consolidate
+    from brainwork.learn.embed import get_embedder
+    from brainwork.learn.prune import suggestions
+
+    emb = embedder or get_embedder(config)
+    items: list[tuple[str, str, str, dict]] = []
+    report = consolidate(config, store, today=today, dry_run=True)
+    if report.candidates_created:
+        drafted = [c for c in report.clusters if c.action in ("new", "supersede")]
+        corr = sorted({x for c in drafted for x in c.corrections})
+        key = "candidate-rules:" + hashlib.sha256("|".join(corr).encode()).hexdigest()[:16]
+        titles = [d.title for d in report.drafts]
+        items.append(("candidate-rules", key,
+                      f"draft {report.candidates_created} candidate rule(s) from {len(corr)} recurring correction(s): "
+                      + "; ".join(titles[:3]) + ("; …" if len(titles) > 3 else ""),
+                      {"candidates": report.candidates_created, "corrections": corr, "titles": titles}))
+    for f in check(config, store, ["duplicate", "diary-title"]):
+        if f.code == "duplicate" and f.evidence.get("merge_candidate"):
+            a, b = f.page, f.other
+            items.append(("merge", f"merge:{a}|{b}",
+                          f"merge {a} into {b} (similarity {f.score:.2f})",
+                          {"source": a, "target": b, "similarity": round(float(f.score or 0), 4)}))
+        elif f.code == "diary-title" and f.target:
+            items.append(("retitle", f"retitle:{f.page}",
+                          f"retitle {f.page}: {f.evidence.get('title')!r} -> {f.target!r}",
+                          {"page": f.page, "old_title": f.evidence.get("title"), "new_title": f.target}))
+    for s in suggestions(config, store, today=today, embedder=emb):
+        if s.kind == "merge":
+            a, b = s.rules
+            items.append(("merge-rules", f"merge-rules:{a}|{b}", s.reason,
+                          {"source": b, "target": a, "similarity": round(float(s.similarity or 0), 4)}))
+        elif s.kind == "retire":
+            items.append(("retire-rule", f"retire-rule:{s.rules[0]}", s.reason,
+                          {"rule": s.rules[0], "reason": s.reason, "last_activity": s.last_activity, "days": s.days}))
+    return items
+
+
+def dream(config: Config, store: Store, *, today: str | date | None = None, embedder=None) -> DreamReport:
+    """Gather the proposals (:func:`gather`) into the review queue; the
+    vault is not touched. Returns the pending queue."""
+    import time
+
+    t0 = time.perf_counter()
+    items = gather(config, store, today=today, embedder=embedder)
+    rq.replace_pending(store, items, _now())
+    found = {k: sum(1 for i in items if i[0] == k) for k in KINDS}
+    return DreamReport(queue(store), found, time.perf_counter() - t0)
+
+
+@dataclass
+class Accepted:
+    """What accepting a proposal did: the proposal (now accepted), the
+    undo-log ``operation`` id (None for an irreversible merge) and a line
+    for people."""
+
+    proposal: Proposal
+    operation: int | None
+    message: str
+
+    def to_json(self) -> dict:
+        return {"proposal": self.proposal.to_json(), "operation": self.operation, "message": self.message}
+
+
+def _pending(store: Store, pid: int) -> rq.ProposalRow:
+    row = rq.get(store, pid)
+    if row is None:
+        raise UserError(f"no proposal {pid} in the review queue (`brainwork dream --json` lists them)")
+    if row.state != "pending":
+        raise UserError(f"proposal {pid} was {row.state} already")
+    return row
+
+
+def needs_confirmation(store: Store, pid: int) -> bool:
+    """True when accepting proposal ``pid`` cannot be undone (a merge)."""
+    return _pending(store, pid).kind in IRREVERSIBLE
+
+
+def accept(config: Config, store: Store, pid: int, *, yes: bool = False, today: str | date | None = None) -> Accepted:
+    """Carry out pending proposal ``pid`` as one operation.
+
+    Raises:
+        UserError: no such pending proposal; a merge without ``yes``; the
+            operation's own errors (a file changed, a page is gone).
+    """
+    row = _pending(store, pid)
+    p = row.payload
+    op_id: int | None
+    if row.kind in IRREVERSIBLE and not yes:
+        raise UserError(f"proposal {pid} merges pages, which cannot be undone; confirm it (--yes)")
+    if row.kind == "candidate-rules":
+        from brainwork.learn.consolidate import consolidate
+
+        rep = consolidate(config, store, today=today)
+        op_id = rep.operation
+        msg = f"drafted {rep.candidates_created} candidate rule(s); review them with `brainwork rules --status candidate`"
+    elif row.kind == "retitle":
+        from brainwork.ops.rename import rename
+
+        res = rename(config, store, p["page"], p["new_title"])
+        op_id = res.operation.id
+        msg = res.plan.summary()
+    elif row.kind == "retire-rule":
+        from brainwork.learn.rules import retire
+
+        d = retire(config, store, p["rule"], p.get("reason"), today=today)
+        op_id = d.operation.id
+        msg = f"retired {d.rule}"
+    elif row.kind in ("merge", "merge-rules"):
+        from brainwork.ops.merge import merge_pages
+
+        res = merge_pages(config, store, p["source"], p["target"])
+        op_id = None
+        msg = f"merged {p['source']} into {p['target']} (cannot be undone)"
+        del res
+    else:
+        raise UserError(f"proposal {pid} has an unknown kind {row.kind!r}")
+    rq.decide(store, pid, "accepted", _now(), op_id)
+    return Accepted(_proposal(store, rq.get(store, pid)), op_id or None, msg)
+
+
+def decline(store: Store, pid: int) -> Proposal:
+    """Decline pending proposal ``pid``: it stays in the queue's history and
+    is not raised again."""
+    _pending(store, pid)
+    rq.decide(store, pid, "declined", _now())
+    return _proposal(store, rq.get(store, pid))
