@@ -156,20 +156,51 @@ class Thresholds:
       this many days (since its newest class task or its activation,
       whichever is later) is proposed for retirement (days).
     - ``doctrine_budget_tokens``: default size budget of the doctrine block
-      (tokens, estimated as characters / 4).
+      (tokens, estimated as characters / 4; a hard cap on what
+      ``brainwork doctrine`` prints). 2,500 tokens = 10,000 characters, the
+      most a Claude Code hook passes on whole (HOOK_CONTEXT_MAX_CHARS).
     - ``recall_budget_chars``: default size of a recall answer (characters).
+    - ``remember_similarity``: ``brainwork remember`` files an insight on the
+      nearest thing page (customer, project, system, person, problem,
+      topic) when their cosine reaches this, else proposes a new page
+      (0..1, all-MiniLM-L6-v2, insight vs page vector). Measured on 14
+      labelled insights on sample_vault/ (``python -m
+      benchmarks.bench_remember``): insights whose page exists score
+      0.28-0.61 against it, insights with no page 0.17-0.33; 0.35 files 12
+      of 14 right (one on a neighbouring page, billing v2 for the billing
+      API, 0.40; one proposed as a new page, 0.28), 0.40 files 10, 0.30 11.
     - ``vector_index_min_rows``: from this many embedded pages on, vector
       search uses Kùzu's HNSW index; below, brute force is faster (rows;
       brute force measured ~2.8 ms at 10k and ~17 ms at 50k rows, HNSW
       ~3.3 ms at 10k; building the index ~2 s per 1,000 rows; issue 4).
-    - ``recall_min_similarity``: a prior task joins a recall answer only if
-      its combined score (cosine + title/tag overlap bonus) reaches this
-      (0..1; tuned on sample_vault/ with all-MiniLM-L6-v2, issue 4 §6).
-    - ``recall_tasks``: at most this many prior tasks in a recall answer.
+    - ``recall_min_similarity``: a prior task joins a recall answer on its
+      own evidence when max(cosine to the task page, best cosine to one of
+      its corrections) + the weighted title/tag overlap reaches this (0..1;
+      brainwork.learn.recall; tasks teaching the same lesson as one that
+      joined come in through ``lesson_similarity``). Measured on
+      benchmarks/lessons/ (``python -m benchmarks.bench_recall``,
+      all-MiniLM-L6-v2): the best relevant task of 21 of the 22 queries
+      reaches 0.35-0.98 (the last 0.28), the best task for the six
+      unrelated requests (``recall_unrelated``: an offsite menu, flights,
+      plants) 0.21-0.30; 0.30 answers those 21 and leaves the unrelated
+      ones empty. The sum of the weighted terms (the ranking score) cannot
+      gate: unrelated requests reach 0.44 on it, relevant ones start at 0.39.
+    - ``recall_tasks``: at most this many prior tasks in a recall answer
+      (three: the benchmark's queries have three or more relevant earlier
+      tasks, and each brings its lessons).
     - ``recall_overlap_weight``: weight of title/tag word overlap (0..1, the
       share of the description's content words found in a task's title and
-      tags) added to the cosine similarity when ranking prior tasks (issue 4 §6).
-    - ``recall_relative_cutoff``: a prior task joins a recall answer only if
+      tags) added to the cosine similarity when ranking prior tasks.
+    - ``recall_situation_weight``: weight of the best cosine between the
+      description and one of a task's corrections (what went wrong, in which
+      situation). On the recall benchmark 0.5-0.7 score alike; without it
+      recall@3 falls from 0.77 to 0.68 (page cosine alone).
+    - ``recall_lesson_weight``: weight of the best cosine between a task's
+      corrections and those of the two best-scoring tasks (same lesson,
+      other surface). On the benchmark 0.2-0.4 add about 0.03 recall@3.
+    - ``recall_relative_cutoff``: (the replay's recomputed recall,
+      brainwork.learn.recall.keep_best; recall itself no longer cuts
+      relative to the best task) a prior task joins only if
       its score is at least this fraction of the best task's score, so a
       strong match does not drag in loosely related work (0..1; on
       sample_vault/ 0.75 keeps a task class and drops neighbours, issue 4 §6).
@@ -198,13 +229,16 @@ class Thresholds:
     replay_min_fewer_tasks: float = 1.0
     rule_overlap_similarity: float = 0.80
     rule_stale_days: int = 60
-    doctrine_budget_tokens: int = 1500
+    doctrine_budget_tokens: int = 2500
     recall_budget_chars: int = 4000
     vector_index_min_rows: int = 50_000
-    recall_min_similarity: float = 0.35
-    recall_tasks: int = 5
+    remember_similarity: float = 0.35
+    recall_min_similarity: float = 0.30
+    recall_tasks: int = 3
     recall_overlap_weight: float = 0.2
     recall_relative_cutoff: float = 0.75
+    recall_situation_weight: float = 0.7
+    recall_lesson_weight: float = 0.4
 
     def with_overrides(self, values: dict[str, object]) -> "Thresholds":
         """Return a copy with ``values`` applied.
