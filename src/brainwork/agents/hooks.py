@@ -159,10 +159,22 @@ class RuleView:
     evidence: int = 0
 
 
-def active_rules(config: Config, ask: Ask) -> list[RuleView]:
-    """The active rules: from the owner (``doctrine --format json``) when
-    one answers, else from the rule pages without the store."""
-    reply = ask(["doctrine", "--format", "json"])
+#: The doctrine budget (tokens) a hook asks for: every active rule, uncut;
+#: the hook cuts them itself, to its own room per event.
+ALL_RULES_BUDGET = 1_000_000
+
+
+def active_rules(config: Config, ask: Ask, cwd: str | None = None) -> list[RuleView]:
+    """Every active rule (those in scope at the session's ``cwd``, where the
+    doctrine knows rule scopes): from the owner (``doctrine --format json``)
+    when one answers, else from the rule pages without the store."""
+    import inspect
+
+    from brainwork.learn.doctrine import doctrine_from_vault
+
+    scoped = "cwd" in inspect.signature(doctrine_from_vault).parameters and bool(cwd)
+    argv = ["doctrine", "--format", "json", "--budget", str(ALL_RULES_BUDGET)] + (["--cwd", cwd] if scoped else [])
+    reply = ask(argv)
     if reply is not None and getattr(reply, "exit_code", 1) == 0:
         try:
             data = json.loads(reply.stdout)
@@ -171,9 +183,8 @@ def active_rules(config: Config, ask: Ask) -> list[RuleView]:
                     for r in data.get("rules", [])]
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
-    from brainwork.learn.doctrine import doctrine_from_vault
-
-    return [RuleView(r.id, r.title, r.rule, r.why, r.apply, r.activated, r.evidence) for r in doctrine_from_vault(config).rules]
+    doc = doctrine_from_vault(config, ALL_RULES_BUDGET, cwd=cwd) if scoped else doctrine_from_vault(config, ALL_RULES_BUDGET)
+    return [RuleView(r.id, r.title, r.rule, r.why, r.apply, r.activated, r.evidence) for r in doc.rules]
 
 
 def by_priority(rules: list[RuleView]) -> list[RuleView]:
@@ -211,8 +222,8 @@ def doctrine_section(rules: list[RuleView], budget: int, *, compact: bool = Fals
 
     def tail(left: int) -> str:
         return (f"\n({left} more active rule{'s' if left != 1 else ''} left out to stay within "
-                f"{th.HOOK_CONTEXT_MAX_CHARS:,} characters: `brainwork doctrine` prints them all, "
-                f"`brainwork rules` lists them.)\n") if left else ""
+                f"{th.HOOK_CONTEXT_MAX_CHARS:,} characters: `brainwork rules --status active` lists them all, "
+                f"`brainwork doctrine --budget N` prints more.)\n") if left else ""
 
     kept: list[str] = []
     used = 0
@@ -287,7 +298,7 @@ def is_trivial(prompt: str | None, max_words: int = th.TRIVIAL_PROMPT_MAX_WORDS)
 def session_start(config: Config, hook: HookInput, ask: Ask) -> HookOutput | None:
     """The doctrine for a new, resumed, cleared or compacted session."""
     note = ", re-loaded after compaction" if hook.source == "compact" else ""
-    text = doctrine_section(active_rules(config, ask), th.HOOK_CONTEXT_MAX_CHARS, note=note)
+    text = doctrine_section(active_rules(config, ask, hook.cwd), th.HOOK_CONTEXT_MAX_CHARS, note=note)
     return HookOutput("session-start", text) if text else None
 
 
@@ -298,7 +309,7 @@ def user_prompt_submit(config: Config, hook: HookInput, ask: Ask, call=None) -> 
     if is_trivial(prompt):
         return None
     cap = th.HOOK_CONTEXT_MAX_CHARS
-    doctrine = doctrine_section(active_rules(config, ask), cap - th.HOOK_RECALL_CHARS, compact=True)
+    doctrine = doctrine_section(active_rules(config, ask, hook.cwd), cap - th.HOOK_RECALL_CHARS, compact=True)
     recall = recall_section(prompt, cap - len(doctrine) - 1, ask, call)
     text = doctrine + ("\n" if doctrine and recall else "") + recall
     return HookOutput("user-prompt-submit", text) if text else None
@@ -308,7 +319,7 @@ def pre_compact(config: Config, hook: HookInput, ask: Ask) -> HookOutput | None:
     """Instructions for the compaction: keep the standing rules."""
     lead = ("Keep the standing rules below in the summary, word for word, with their page ids: "
             "they stay in force after the compaction.\n\n")
-    text = doctrine_section(active_rules(config, ask), th.HOOK_CONTEXT_MAX_CHARS - len(lead), compact=True)
+    text = doctrine_section(active_rules(config, ask, hook.cwd), th.HOOK_CONTEXT_MAX_CHARS - len(lead), compact=True)
     return HookOutput("pre-compact", lead + text, plain=True) if text else None
 
 
