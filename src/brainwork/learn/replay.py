@@ -29,9 +29,12 @@ context when the task started**:
   text and the pages served but not which task they were for, so the
   ranking is **recomputed**: the task's title and request (one encode call
   for all tasks) against the cached page vectors of the tasks dated before
-  it, scored and cut exactly as :func:`brainwork.learn.recall.rank_tasks`
-  does (:func:`~brainwork.learn.recall.task_score`,
-  :func:`~brainwork.learn.recall.keep_best`); the lesson surfaced when a kept
+  it, with recall's base score and cut
+  (:func:`~brainwork.learn.recall.task_score`: cosine + overlap weight x
+  title/tag overlap; :func:`~brainwork.learn.recall.keep_best`: minimum,
+  relative cutoff, ``recall_tasks``). The situation and lesson terms
+  :func:`~brainwork.learn.recall.rank_tasks` adds on top are left out, so
+  this is the plain similarity route to a lesson; the lesson surfaced when a kept
   task received one of the lesson's corrections (recall serves a task's
   corrections one hop out). The character budget is not applied (on a
   small vault it never cuts a task's corrections). Deterministic: same
