@@ -11,14 +11,8 @@ from textual import events
 from brainwork.analysis.findings import check
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
-from brainwork.tui.screens.findings import (
-    FindingList,
-    FindingsScreen,
-    editor_command,
-    fixes_for,
-    group_findings,
-    suggestions_of,
-)
+from brainwork.service.views import fixes_for, group_findings, suggestions_of
+from brainwork.tui.screens.findings import FindingList, FindingsScreen, editor_command
 from brainwork.tui.screens.undo_log import UndoTable
 from brainwork.vault.parse import parse_file
 

@@ -66,10 +66,10 @@ async def test_inbox_lists_open_corrections_newest_first(config, settle) -> None
         assert "Customer quote in the case study was not approved" in head
         first = screen.items[0]
         assert first.wrong and first.correct and first.why
-        assert first.tasks == [{"id": "tasks/2026-10-27-case-study-northwind", "title": first.tasks[0]["title"]}]
+        assert [t.id for t in first.tasks] == ["tasks/2026-10-27-case-study-northwind"] and first.tasks[0].title
         # a clustered correction names the candidate rule holding it
         ci = next(i for i in screen.items if i.id == "corrections/2026-09-15-retry-masked-race")
-        assert [r["id"] for r in ci.rules] == ["rules/read-ci-log-before-rerun"]
+        assert [r.id for r in ci.rules] == ["rules/read-ci-log-before-rerun"]
         assert screen.query_one("#inbox-top").border_title == "Correction inbox · 15 open · newest first"
         # the model loaded in a worker; the status bar does not warn
         assert app.embedder is not None and not app.embedder[1]
@@ -145,7 +145,7 @@ async def test_enter_opens_the_task_neighbourhood(config, settle) -> None:
     app = BrainworkApp(config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
-        task = screen.items[0].tasks[0]["id"]
+        task = screen.items[0].tasks[0].id
         await pilot.press("enter")
         await settle(pilot)
         assert app.current_mode == "graph"

@@ -91,7 +91,7 @@ async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, set
         assert f"{pages + 1} pages" in str(inbox.query_one("#status-counts").render())
         assert graph_list.row_count == pages + 1  # the graph pane, out of sight, refreshed too
         assert inbox.items[0].id == new  # newest first
-        assert [t["id"] for t in inbox.items[0].tasks] == [TASK]
+        assert [t.id for t in inbox.items[0].tasks] == [TASK]
         assert changed_on_disk(app) == ["1 file changed on disk: 1 added"]
 
         # An edit and a deletion from outside are followed as well.

@@ -42,18 +42,35 @@ from brainwork.vocabulary import PROPOSED
 WAITING = UNRESOLVED + (PROPOSED,)
 
 
+@dataclass(frozen=True, slots=True)
+class TaskRef:
+    """A task a correction corrects: its page ``id`` and ``title`` (the id when it has none)."""
+
+    id: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRef:
+    """A rule listing a correction as evidence: page ``id``, ``title``, ``status`` (None when absent)."""
+
+    id: str
+    title: str
+    status: str | None
+
+
 @dataclass
 class InboxItem:
     """One correction as the inbox shows it.
 
     ``wrong``/``correct``/``why``: its three fields, each on one line (``""``
-    when missing); ``created``: ``YYYY-MM-DD`` text or None; ``tasks``:
-    ``[{"id", "title"}]`` of the tasks it corrects (usually one);
-    ``cluster``: the last pass's cluster dict (``corrections``, ``tasks``,
-    ``candidate``, ``similarity``, ``action``, ``rule``, ...; see
-    :meth:`brainwork.learn.consolidate.Cluster.to_json`) or None;
-    ``rules``: ``[{"id", "title", "status"}]`` of the rules listing it as
-    evidence.
+    when missing); ``created``: ``YYYY-MM-DD`` text or None; ``tasks``: the
+    tasks it corrects (usually one); ``cluster``: the last pass's cluster
+    dict (``corrections``, ``tasks``, ``candidate``, ``similarity``,
+    ``action``, ``rule``, ...; see
+    :meth:`brainwork.learn.consolidate.Cluster.to_json`) or None; ``rules``:
+    the rules listing it as evidence. :meth:`to_json` gives tasks and rules
+    as ``{"id", "title"}`` / ``{"id", "title", "status"}`` mappings.
     """
 
     id: str
@@ -64,9 +81,9 @@ class InboxItem:
     wrong: str
     correct: str
     why: str
-    tasks: list[dict] = field(default_factory=list)
+    tasks: list[TaskRef] = field(default_factory=list)
     cluster: dict | None = None
-    rules: list[dict] = field(default_factory=list)
+    rules: list[RuleRef] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -109,10 +126,10 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
                 wrong=_one_line(f.get("wrong")),
                 correct=_one_line(f.get("correct")),
                 why=_one_line(f.get("why")),
-                tasks=[{"id": t, "title": titles.get(t) or t} for t in r["tasks"]],
+                tasks=[TaskRef(t, titles.get(t) or t) for t in r["tasks"]],
                 cluster=clusters.get(r["id"]),
                 rules=[
-                    {"id": rid, "title": rule_rows[rid]["title"], "status": rule_rows[rid]["status"]}
+                    RuleRef(rid, rule_rows[rid]["title"], rule_rows[rid]["status"])
                     for rid in sorted(evidence_of.get(r["id"], ()))
                     if rid in rule_rows
                 ],

@@ -24,6 +24,11 @@ key         fix                                                        findings
 ``d``       dismiss the finding (with an optional reason)              any
 ==========  =========================================================  =====================
 
+What the pane shows (groups, counts, row and evidence texts, which fixes a
+finding offers) is the Textual-free read-model in
+:mod:`brainwork.service.views` (:func:`~brainwork.service.views.findings_view`,
+:func:`~brainwork.service.views.finding_detail`); this screen renders it.
+
 Every fix but the merge is one step in the undo log (``u`` undoes it). Fixes
 run through :func:`brainwork.tui.operations.run_operation` (a thread worker
 holding the store); afterwards the app re-reads the vault, which re-runs the
@@ -53,6 +58,22 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 from textual.worker import get_current_worker
 
+from brainwork.service.views import (
+    CODE_TITLES,
+    FindingDetail,
+    FindingRow,
+    FindingsView,
+    finding_detail,
+    findings_view,
+    fixes_for,
+    folder_type,
+    incoming_links,
+    location,
+    new_page_path,
+    page_title,
+    suggested_title,
+    suggestions_of,
+)
 from brainwork.store import graph
 from brainwork.tui.messages import PageLoaded
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
@@ -60,31 +81,6 @@ from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
 from brainwork.tui.operations import run_operation
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.page_preview import PagePreview
-
-#: Groups are listed in this order (most harmful first); unknown codes follow
-#: alphabetically.
-CODE_ORDER = (
-    "secret", "parse-error", "dead-link", "ambiguous-link", "duplicate", "untyped", "diary-title",
-    "orphan", "stub", "oversize",
-)
-
-#: What each code means, for the group header's tooltip-like second part.
-CODE_TITLES = {
-    "secret": "credentials in pages",
-    "parse-error": "files that could not be read completely",
-    "dead-link": "links to no page",
-    "ambiguous-link": "links that fit several pages",
-    "duplicate": "suspected duplicate pairs",
-    "untyped": "no type, or one outside the vocabulary",
-    "diary-title": "titles naming an event, not a thing",
-    "orphan": "pages nothing links to or from",
-    "stub": "pages with almost no text",
-    "oversize": "pages too big to use",
-}
-
-#: Groups with more findings than this start folded (a vault without types
-#: has one "untyped" finding per page, which would hide every other code).
-FOLD_OVER = 40
 
 #: Fix actions and the key shown for each in the evidence panel.
 FIX_KEYS = {
@@ -103,180 +99,29 @@ FIX_KEYS = {
 LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak", "hx", "helix", "joe", "ne"}
 
 
-# -- reading findings (tolerant of the exact evidence keys) -------------------------
 def _get(finding: Any, name: str, default: Any = None) -> Any:
     return getattr(finding, name, default)
 
 
-def evidence_of(finding: Any) -> dict:
-    ev = _get(finding, "evidence") or {}
-    return ev if isinstance(ev, dict) else {}
-
-
-def suggestions_of(finding: Any) -> list[tuple[str, float | None]]:
-    """Suggested pages of a finding as ``[(page id, score or None)]``:
-    the evidence's ``suggestions`` (dead links: closest pages) or
-    ``candidates`` (ambiguous links: every page the name fits); items may be
-    ids, ``(id, score)`` pairs or dicts with ``id``/``page`` and ``score``."""
-    ev = evidence_of(finding)
-    raw = None
-    for key in ("suggestions", "retargets", "candidates", "suggested", "pages", "matches"):
-        if isinstance(ev.get(key), (list, tuple)):
-            raw = ev[key]
-            break
-    out: list[tuple[str, float | None]] = []
-    for item in raw or ():
-        if isinstance(item, str):
-            out.append((item, None))
-        elif isinstance(item, dict):
-            pid = item.get("id") or item.get("page") or item.get("target")
-            if isinstance(pid, str):
-                score = item.get("score", item.get("similarity"))
-                out.append((pid, float(score) if isinstance(score, (int, float)) else None))
-        elif isinstance(item, (list, tuple)) and item and isinstance(item[0], str):
-            score = item[1] if len(item) > 1 and isinstance(item[1], (int, float)) else None
-            out.append((item[0], float(score) if score is not None else None))
-    return out
-
-
-def suggested_title(finding: Any) -> str | None:
-    """The thing-title a ``diary-title`` finding suggests (its ``target``,
-    else the evidence's ``suggestion``), if any; None for other codes."""
-    if _get(finding, "code") != "diary-title":
-        return None
-    for value in (_get(finding, "target"), evidence_of(finding).get("suggestion")):
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return None
-
-
-def fixes_for(finding: Any | None) -> list[str]:
-    """The fix actions (keys of :data:`FIX_KEYS`) ``finding`` offers."""
-    if finding is None:
-        return []
-    code = _get(finding, "code")
-    page = _get(finding, "page")
-    out = []
-    if page:
-        out.append("rename")
-    if code in ("dead-link", "ambiguous-link") and _get(finding, "target"):
-        out.append("retarget")
-    if code == "dead-link" and _get(finding, "target"):
-        out += ["create", "unlink"]
-    if code == "untyped" and page:
-        out.append("set_type")
-    if code == "duplicate" and page and _get(finding, "other"):
-        out.append("merge")
-    if code == "oversize" and page:
-        out.append("split")
-    if _get(finding, "path"):
-        out.append("edit")
-    if _get(finding, "key"):
-        out.append("dismiss")
-    return out
-
-
-def group_findings(findings: list[Any]) -> list[tuple[str, list[int]]]:
-    """``[(code, [indexes into findings])]`` in :data:`CODE_ORDER`, each
-    group in the checker's order."""
-    groups: dict[str, list[int]] = {}
-    for i, f in enumerate(findings):
-        groups.setdefault(_get(f, "code") or "?", []).append(i)
-    order = {c: i for i, c in enumerate(CODE_ORDER)}
-    return sorted(groups.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
-
-
-def location(finding: Any) -> str:
-    where = _get(finding, "page") or _get(finding, "path") or "?"
-    line = _get(finding, "line")
-    return f"{where}:{line}" if line else where
-
-
-def matches(finding: Any, needle: str) -> bool:
-    needle = needle.casefold()
-    return any(
-        needle in str(_get(finding, name) or "").casefold()
-        for name in ("code", "page", "path", "message", "target", "other")
-    )
-
-
-def finding_prompt(finding: Any) -> Content:
+def finding_prompt(row: FindingRow) -> Content:
     """Two lines in the list: the message, then where (dimmed)."""
-    return Content.assemble(
-        "   ", _get(finding, "message") or "", "\n", ("     " + location(finding), "$text-muted")
-    )
+    return Content.assemble("   ", row.message, "\n", ("     " + row.location, "$text-muted"))
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) >= 2 else f"{value:.2f}"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_value(v) for v in value) or "—"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {_value(v)}" for k, v in value.items())
-    return str(value)
-
-
-#: Evidence keys shown by :func:`detail_content` in their own lines.
-_SHOWN_APART = {"suggestions", "retargets", "candidates", "suggested", "suggestion", "suggested_title",
-                "title_suggestion", "thing_title"}
-
-
-def detail_content(finding: Any) -> Content:
-    """The evidence panel: code and place, message, the fixes it offers,
-    then the finding's fields and evidence (empty values left out)."""
+def detail_content(detail: FindingDetail) -> Content:
+    """The evidence panel: code and place, message, the keys of the fixes
+    it offers, then the finding's fields and evidence."""
     lines = [
-        Content.from_markup("[b $accent]$code[/]  $loc", code=_get(finding, "code") or "?", loc=location(finding)),
-        Content.from_markup("[b]$message[/b]", message=_get(finding, "message") or ""),
+        Content.from_markup("[b $accent]$code[/]  $loc", code=detail.code, loc=detail.location),
+        Content.from_markup("[b]$message[/b]", message=detail.message),
     ]
-    keys = [Content.from_markup("[b]$k[/b] $d", k=FIX_KEYS[a][0], d=FIX_KEYS[a][1]) for a in fixes_for(finding)]
+    keys = [Content.from_markup("[b]$k[/b] $d", k=FIX_KEYS[a][0], d=FIX_KEYS[a][1]) for a in detail.fixes]
     if keys:
         lines.append(Content.from_markup("[$text-muted]fixes:[/] ") + Content(" · ").join(keys))
     lines.append(Content(""))
-    for name in ("target", "other", "score"):
-        value = _get(finding, name)
-        if value not in (None, ""):
-            lines.append(Content.from_markup("[$text-muted]$name:[/] $value", name=name, value=_value(value)))
-    sugg = suggestions_of(finding)
-    if sugg:
-        shown = ", ".join(f"{pid} ({score:.2f})" if score is not None else pid for pid, score in sugg)
-        label = "candidates" if _get(finding, "code") == "ambiguous-link" else "suggested"
-        lines.append(Content.from_markup("[$text-muted]$label:[/] $s", label=label, s=shown))
-    title = suggested_title(finding)
-    if title and title != _get(finding, "target"):
-        lines.append(Content.from_markup("[$text-muted]suggested title:[/] $t", t=title))
-    for key, value in evidence_of(finding).items():
-        if key in _SHOWN_APART or value in (None, "", [], {}):
-            continue
-        lines.append(
-            Content.from_markup("[$text-muted]$key:[/] $value", key=key.replace("_", " "), value=_value(value))
-        )
+    for label, value in detail.fields:
+        lines.append(Content.from_markup("[$text-muted]$key:[/] $value", key=label, value=value))
     return Content("\n").join(lines)
-
-
-def new_page_path(target: str, from_path: str) -> str:
-    """The file :func:`brainwork.ops.fixes.create_page` makes for a dead
-    link ``target`` written in ``from_path``: the target's own path when it
-    names a folder, else a file named after it beside ``from_path``."""
-    from brainwork.ops.rename import file_name_for
-
-    name = target.strip()
-    if name.lower().endswith(".md"):
-        name = name[:-3]
-    if "/" in name or "\\" in name:
-        return name.replace("\\", "/") + ".md"
-    folder = posixpath.dirname(from_path)
-    stem = file_name_for(name)
-    return f"{folder}/{stem}.md" if folder else f"{stem}.md"
-
-
-def incoming_links(store, page_id: str) -> int:
-    """Links to ``page_id`` written in other files."""
-    try:
-        edges = graph.page_edges(store, page_id)
-    except Exception:  # a page that vanished: let the plan report it
-        return 0
-    return sum(1 for e in edges.in_ if e.file != page_id)
 
 
 def editor_command(path: Path, line: int | None) -> list[str]:
@@ -292,12 +137,17 @@ def editor_command(path: Path, line: int | None) -> list[str]:
 # -- messages -------------------------------------------------------------------
 class FindingsChecked(Message):
     """The quality bar ran: ``findings`` (None with ``error`` when it could
-    not run), in ``seconds``."""
+    not run) and their ``view`` under the filter ``text_filter``, in
+    ``seconds``."""
 
-    def __init__(self, request_id: int, findings: list[Any] | None, seconds: float, error: str = ""):
+    def __init__(
+        self, request_id: int, findings: list[Any] | None, seconds: float, error: str = "",
+        view: FindingsView | None = None,
+    ):
         super().__init__()
         self.request_id = request_id
         self.findings = findings
+        self.view = view
         self.seconds = seconds
         self.error = error
 
@@ -359,6 +209,8 @@ class FindingsScreen(PaneScreen):
         super().__init__(**kwargs)
         #: The findings of the last check (None before the first).
         self.findings: list[Any] | None = None
+        #: What the list shows of them (under :attr:`text_filter`).
+        self.view: FindingsView | None = None
         self.collapsed: set[str] = set()
         self.text_filter = ""
         self._request = 0
@@ -435,9 +287,10 @@ class FindingsScreen(PaneScreen):
             self.post_message(FindingsChecked(request_id, None, 0.0, f"The quality bar is not available: {exc}"))
             return
         with self.app.store.use() as store:
-            found = quality.check(self.app.config, store)
+            found = list(quality.check(self.app.config, store))
+        view = findings_view(found, self.text_filter)
         if not worker.is_cancelled:
-            self.post_message(FindingsChecked(request_id, list(found), time.monotonic() - started))
+            self.post_message(FindingsChecked(request_id, found, time.monotonic() - started, view=view))
 
     def on_worker_state_changed(self, event) -> None:
         # Textual also runs PaneScreen's handler (every class in the MRO
@@ -458,68 +311,53 @@ class FindingsScreen(PaneScreen):
             self.query_one("#findings-left").border_subtitle = ""
             self.show_message(message.error)
             return
+        view = message.view
+        if view is None or view.text_filter != self.text_filter:  # the filter changed meanwhile
+            view = findings_view(message.findings, self.text_filter)
         if self.findings is None:  # first check: fold the big groups so every code shows
-            self.collapsed = {code for code, ix in group_findings(message.findings) if len(ix) > FOLD_OVER}
+            self.collapsed = view.big_codes
         self.findings = message.findings
-        self._rebuild()
+        self._rebuild(view)
 
     # -- the list ------------------------------------------------------------------
-    def _visible(self) -> list[int]:
-        assert self.findings is not None
-        if not self.text_filter.strip():
-            return list(range(len(self.findings)))
-        return [i for i, f in enumerate(self.findings) if matches(f, self.text_filter.strip())]
-
-    def _rebuild(self) -> None:
-        """Fill the list from :attr:`findings` keeping the cursor on the same
-        finding (by key), else at the same position."""
+    def _rebuild(self, view: FindingsView | None = None) -> None:
+        """Fill the list from :attr:`findings` (``view``: their read-model
+        under the current filter, computed here when not given) keeping the
+        cursor on the same finding (by key), else at the same position."""
         if self.findings is None:
             return
+        if view is None:
+            view = findings_view(self.findings, self.text_filter)
+        self.view = view
         olist = self.query_one(FindingList)
         if self._keep_key is None:
             self._remember()
         keep_key, keep_index, keep_option = self._keep_key, self._keep_index, self._keep_option
         self._keep_key = None
-        visible = set(self._visible())
         options: list[Option] = []
-        for code, indexes in group_findings(self.findings):
-            shown = [i for i in indexes if i in visible]
-            if not shown:
-                continue
-            folded = code in self.collapsed
+        for group in view.groups:
+            folded = group.code in self.collapsed
             options.append(
                 Option(
                     Content.assemble(
                         ("▸ " if folded else "▾ ", "$text-muted"),
-                        (code, "bold $accent"),
-                        (f"  {len(shown)}", "bold"),
-                        (f"  {CODE_TITLES.get(code, '')}", "$text-muted"),
+                        (group.code, "bold $accent"),
+                        (f"  {len(group.rows)}", "bold"),
+                        (f"  {group.title}", "$text-muted"),
                     ),
-                    id=f"g:{code}",
+                    id=f"g:{group.code}",
                 )
             )
             if folded:
                 continue
-            for i in shown:
-                f = self.findings[i]
-                options.append(
-                    Option(
-                        finding_prompt(f),
-                        id=f"f:{i}",
-                    )
-                )
+            for row in group.rows:
+                options.append(Option(finding_prompt(row), id=f"f:{row.index}"))
         olist.set_options(options)
         left = self.query_one("#findings-left")
-        n = len(self.findings)
-        text = f" · “{self.text_filter}”" if self.text_filter else ""
-        left.border_title = f"Findings · {n}{text}"
-        left.border_subtitle = f"{len(visible)} shown · enter opens · / filters" if n else ""
-        if not n:
-            self.show_message("No findings: the vault meets the quality bar.")
-            self._show_finding(None)
-            return
-        if not options:
-            self.show_message(f"No finding matches “{self.text_filter}”; esc clears the filter.")
+        left.border_title = view.title
+        left.border_subtitle = view.subtitle
+        if view.empty_text:
+            self.show_message(view.empty_text)
             self._show_finding(None)
             return
         self.query_one("#findings-message").display = False
@@ -604,8 +442,8 @@ class FindingsScreen(PaneScreen):
         preview = self.query_one(PagePreview)
         if finding is None:
             group = self._current_group()
-            if group is not None and self.findings:
-                count = sum(1 for f in self.findings if _get(f, "code") == group)
+            if group is not None and self.findings and self.view is not None:
+                count = self.view.totals.get(group, 0)
                 evidence.update(
                     Content.from_markup(
                         "[b $accent]$code[/]: $n finding$s — $what\n[$text-muted]enter folds or unfolds the group[/]",
@@ -617,7 +455,7 @@ class FindingsScreen(PaneScreen):
             preview.clear()
             self.query_one("#finding-preview").border_title = "Page"
             return
-        evidence.update(detail_content(finding))
+        evidence.update(detail_content(finding_detail(finding)))
         page = _get(finding, "other") if self._preview_other else _get(finding, "page")
         if page:
             self.load_preview(page)
@@ -694,10 +532,7 @@ class FindingsScreen(PaneScreen):
         run_operation(self.app, label, fn, **kwargs)
 
     def _page_title(self, page_id: str) -> str:
-        for p in self.app.pages or ():
-            if p.id == page_id:
-                return p.title or page_id
-        return page_id
+        return page_title(self.app.pages or (), page_id)
 
     def action_rename(self) -> None:
         f = self.current
@@ -778,13 +613,7 @@ class FindingsScreen(PaneScreen):
         return choices
 
     def _folder_type(self, folder: str) -> str | None:
-        """The type most typed pages directly in ``folder`` have, if any."""
-        counts: dict[str, int] = {}
-        for p in self.app.pages or ():
-            if p.type and posixpath.dirname(p.path) == folder:
-                counts[p.type] = counts.get(p.type, 0) + 1
-        best = max(counts.items(), key=lambda kv: kv[1], default=None)
-        return best[0] if best and best[0] in self.app.config.page_types else None
+        return folder_type(self.app.pages or (), folder, self.app.config.page_types)
 
     def action_create(self) -> None:
         f = self.current

@@ -19,7 +19,9 @@ the rule consolidation proposed is preselected), ``enter``/``o`` opens the
 task's neighbourhood in the graph pane, ``c`` runs consolidation, ``a``
 toggles between open corrections and every correction.
 
-Reads run in a thread worker (group ``inbox``) posting :class:`InboxLoaded`;
+What the pane shows (rows, detail, title, which actions a correction
+allows) is the Textual-free read-model :func:`brainwork.service.views.inbox_view`;
+reads run in a thread worker (group ``inbox``) posting :class:`InboxLoaded`;
 changes run as vault operations (:func:`brainwork.tui.operations.run_operation`),
 after which the app re-reads the vault and this pane reloads.
 """
@@ -40,8 +42,18 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from brainwork.learn.inbox import InboxItem, confirm_correction, dismiss_correction, inbox
-from brainwork.learn.rules import link_corrections, list_rules
+from brainwork.learn.inbox import InboxItem, confirm_correction, dismiss_correction
+from brainwork.learn.rules import link_corrections
+from brainwork.service.views import (
+    NO_TASK,
+    InboxView,
+    can_confirm,
+    can_dismiss,
+    can_link,
+    inbox_detail,
+    inbox_view,
+    link_proposal,
+)
 from brainwork.tui import learning, operations
 from brainwork.tui.modals.confirm_correction import ConfirmCorrectionScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen
@@ -51,96 +63,35 @@ from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
 
 
 class InboxLoaded(Message):
-    """The inbox was read: ``items`` newest first; ``rules``: the active and
-    candidate rules (``{"id", "title", "status", "text"}``) a correction can
-    be linked to, active first."""
+    """The inbox was read: ``view`` (:class:`brainwork.service.views.InboxView`)."""
 
-    def __init__(self, request_id: int, items: list[InboxItem], rules: list[dict], include_handled: bool):
+    def __init__(self, request_id: int, view: InboxView):
         super().__init__()
         self.request_id = request_id
-        self.items = items
-        self.rules = rules
-        self.include_handled = include_handled
-
-
-def short_id(page_id: str) -> str:
-    """``rules/verify-full-cert-chain`` -> ``verify-full-cert-chain``."""
-    return page_id.rsplit("/", 1)[-1]
-
-
-def cluster_label(item: InboxItem) -> str:
-    """The table's cluster column: the rule a correction's cluster went to,
-    with the cluster's size; or the rule listing it as evidence; or ``—``."""
-    c = item.cluster
-    if c:
-        n = len(c.get("corrections") or ())
-        target = c.get("candidate") or c.get("rule")
-        if c.get("action") == "evidence" and c.get("rule"):
-            return f"≈ {short_id(c['rule'])} ({n})"
-        if target:
-            return f"{short_id(target)} ({n})"
-        return f"{n} corrections"
-    if item.rules:
-        return short_id(item.rules[0]["id"])
-    return "—"
-
-
-def cluster_text(item: InboxItem) -> str:
-    """The detail view's explanation of the correction's cluster."""
-    c = item.cluster
-    lines = []
-    if c:
-        n = len(c.get("corrections") or ())
-        t = len(c.get("tasks") or ())
-        head = f"{n} correction{'s' if n != 1 else ''} from {t} task{'s' if t != 1 else ''}"
-        if n > 1:
-            head += f", similarity {float(c.get('similarity') or 0):.2f}"
-        lines.append(head + " (last consolidation)")
-        action = c.get("action")
-        if action == "evidence":
-            lines.append(f"proposed as evidence for the active rule {c.get('rule')}: l links it")
-        elif action == "existing":
-            lines.append(f"evidence of the candidate rule {c.get('candidate')}")
-        elif action == "supersede":
-            lines.append(f"drafted {c.get('candidate')}, to supersede {c.get('rule')}")
-        elif c.get("candidate"):
-            lines.append(f"drafted the candidate rule {c.get('candidate')}")
-        others = [x for x in c.get("corrections") or () if x != item.id]
-        if others:
-            lines.append("with " + ", ".join(short_id(x) for x in others[:6]) + (" …" if len(others) > 6 else ""))
-    else:
-        lines.append("not clustered yet (c runs consolidation)")
-    named = {c.get("candidate"), c.get("rule")} if c else set()
-    for r in item.rules:
-        if r["id"] not in named:
-            lines.append(f"evidence of {r['id']} ({r['status'] or 'no status'})")
-    return "\n".join(lines)
+        self.view = view
 
 
 def detail_table(item: InboxItem) -> Table:
     """Label / value rows of one correction for the detail view."""
+    d = inbox_detail(item)
     table = Table.grid(padding=(0, 2))
     table.add_column(width=8, no_wrap=True, style="bold")
     table.add_column()
-    table.add_row("Wrong", Text(item.wrong or "(not recorded)"))
-    table.add_row("Correct", Text(item.correct or "(not recorded)"))
-    table.add_row("Why", Text(item.why or "(not recorded)"))
-    if item.tasks:
+    table.add_row("Wrong", Text(d.wrong))
+    table.add_row("Correct", Text(d.correct))
+    table.add_row("Why", Text(d.why))
+    if d.tasks:
         tasks = Text()
-        for i, t in enumerate(item.tasks):
+        for i, (task_id, title) in enumerate(d.tasks):
             if i:
                 tasks.append("\n")
-            tasks.append(t["title"])
-            tasks.append(f"  {t['id']}", style="dim")
+            tasks.append(title)
+            tasks.append(f"  {task_id}", style="dim")
         tasks.append("  (enter opens)", style="dim")
         table.add_row("Task", tasks)
     else:
-        table.add_row("Task", Text("no task links to it (corrects: [[task]] is missing)", style="dim"))
-    if item.status == "proposed":
-        table.add_row("Proposed", Text("a session hook drafted it from the person's words: y confirms it "
-                                       "(what was wrong, the correct behaviour, why), d dismisses it", style="dim"))
-    else:
-        table.add_row("Cluster", Text(cluster_text(item)))
+        table.add_row("Task", Text(NO_TASK, style="dim"))
+    table.add_row(d.note_label, Text(d.note, style="dim" if d.note_dim else ""))
     return table
 
 
@@ -182,7 +133,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.items: list[InboxItem] = []
-        self.rules: list[dict] = []
+        self.view: InboxView | None = None
         self.include_handled = False
         self._request = 0
         self._loaded = False
@@ -223,16 +174,9 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
     def _read(self, request_id: int, include_handled: bool) -> None:
         worker = get_current_worker()
         with self.app.store.use() as store:
-            items = inbox(store, include_handled=include_handled)
-            if worker.is_cancelled:
-                return
-            rules = [
-                {"id": r.id, "title": r.title, "status": r.status, "text": r.text}
-                for r in sorted(list_rules(store), key=lambda r: (r.status != "active", r.activated or "", r.id))
-                if r.status in ("active", "candidate")
-            ]
+            view = inbox_view(store, include_handled=include_handled)
         if not worker.is_cancelled:
-            self.post_message(InboxLoaded(request_id, items, rules, include_handled))
+            self.post_message(InboxLoaded(request_id, view))
 
     def on_inbox_loaded(self, message: InboxLoaded) -> None:
         if message.request_id != self._request:
@@ -241,32 +185,24 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         table = self.query_one(InboxTable)
         keep_id = self.highlighted_id
         keep_row = table.cursor_row
-        self.items = message.items
-        self.rules = message.rules
+        view = self.view = message.view
+        self.items = list(view.items)
         rows = []
-        for item in self.items:
-            task = item.tasks[0]["title"] if item.tasks else "—"
-            if len(item.tasks) > 1:
-                task += f" (+{len(item.tasks) - 1})"
-            dim = "dim" if item.status in ("promoted", "dismissed") else ""
-            rows.append((item.id, (
-                Text(item.created or "—", style=dim),
-                Text(item.status or "open", style="bold" if item.status in (None, "open") else dim),
-                Text(item.title, style=dim, overflow="ellipsis", no_wrap=True),
-                Text(task, style="dim", overflow="ellipsis", no_wrap=True),
-                Text(cluster_label(item), style=dim, overflow="ellipsis", no_wrap=True),
+        for r in view.rows:
+            dim = "dim" if r.handled else ""
+            rows.append((r.id, (
+                Text(r.created, style=dim),
+                Text(r.status, style="bold" if r.waiting else dim),
+                Text(r.title, style=dim, overflow="ellipsis", no_wrap=True),
+                Text(r.task, style="dim", overflow="ellipsis", no_wrap=True),
+                Text(r.cluster, style=dim, overflow="ellipsis", no_wrap=True),
             )))
         ids = [i.id for i in self.items]
         row = ids.index(keep_id) if keep_id in ids else min(max(keep_row, 0), max(len(ids) - 1, 0))
         table.set_rows(rows, row)
         self._update_title()
         if not self.items:
-            self._show_empty(
-                "No open corrections. New ones arrive with `brainwork capture correction`; "
-                "a shows the handled ones (promoted into a rule or dismissed) too."
-                if not self.include_handled
-                else "The vault has no correction pages yet (`brainwork capture correction` records one)."
-            )
+            self._show_empty(view.empty_text)
             self._show_item(None)
             self.refresh_bindings()
             return
@@ -285,11 +221,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
     def _update_title(self) -> None:
         top = self.query_one("#inbox-top")
-        if not self._loaded:
-            top.border_title = "Correction inbox"
-        else:
-            what = "corrections" if self.include_handled else "open"
-            top.border_title = f"Correction inbox · {len(self.items)} {what} · newest first"
+        top.border_title = self.view.title if self._loaded and self.view is not None else "Correction inbox"
         top.border_subtitle = (
             self._phase or "d dismiss · l link to rule · enter task · c consolidate · a open/all"
         )
@@ -329,9 +261,10 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             head.update("")
             body.update("")
             return
-        detail.border_title = item.id
-        title = Text(item.title, style="bold")
-        title.append(f"   {item.status or 'open'} · {item.created or 'undated'}", style="dim")
+        d = inbox_detail(item)
+        detail.border_title = d.id
+        title = Text(d.title, style="bold")
+        title.append(f"   {d.heading}", style="dim")
         head.update(title)
         body.update(detail_table(item))
 
@@ -339,11 +272,11 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         item = self.highlighted_item
         if action == "dismiss_correction":  # a proposed correction can be dismissed too
-            return True if item is not None and item.status in (None, "open", "clustered", "proposed") else None
+            return True if can_dismiss(item) else None
         if action == "confirm_correction":
-            return True if item is not None and item.status == "proposed" else None
+            return True if can_confirm(item) else None
         if action == "link_rule":
-            return True if item is not None and item.status in (None, "open", "clustered") else None
+            return True if can_link(item) else None
         if action == "open_task":
             return True if item is not None and item.tasks else None
         if action == "consolidate":
@@ -354,7 +287,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         item = self.highlighted_item
         if item is None or not item.tasks:
             return
-        self.app.open_page(item.tasks[0]["id"])
+        self.app.open_page(item.tasks[0].id)
 
     def action_consolidate(self) -> None:
         learning.consolidate(self.app)
@@ -389,7 +322,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
     def action_confirm_correction(self) -> None:
         item = self.highlighted_item
-        if item is None or item.status != "proposed":
+        if item is None or not can_confirm(item):
             return
 
         def confirmed(values: tuple[str, str, str] | None) -> None:
@@ -409,18 +342,11 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         item = self.highlighted_item
         if item is None:
             return
-        if not self.rules:
+        rules = self.view.rules if self.view is not None else ()
+        if not rules:
             self.notify("There is no active or candidate rule to link to.", title="Link to rule", severity="warning")
             return
-        proposed = None
-        if item.cluster and item.cluster.get("action") == "evidence":
-            proposed = item.cluster.get("rule")
-        elif item.rules:
-            proposed = item.rules[0]["id"]
-        note = (
-            f"Consolidation proposed {proposed}." if proposed and item.cluster and item.cluster.get("action") == "evidence"
-            else "An active rule gets it as promoted_from (it becomes promoted); a candidate as evidence."
-        )
+        proposed, note = link_proposal(item)
 
         def picked(rule_id: str | None) -> None:
             if rule_id is None:
@@ -431,7 +357,9 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             )
 
         self.app.push_screen(
-            PickRuleScreen(f"Link {item.id} to a rule", self.rules, preselect=proposed, note=note), picked
+            # The modal also serves the Rules pane, which hands it mappings.
+            PickRuleScreen(f"Link {item.id} to a rule", [r.to_json() for r in rules], preselect=proposed, note=note),
+            picked,
         )
 
     # -- consolidation progress (learning.ConsolidationPhase) ---------------------------

@@ -1,0 +1,579 @@
+"""Read-models of the workbench's panes, without Textual.
+
+What the Findings pane and the correction inbox show, computed from the
+quality bar (:func:`brainwork.analysis.findings.check`) and the inbox
+(:func:`brainwork.learn.inbox.inbox`) into frozen records: groups and their
+counts, the order, the row and detail texts. The screens in ``tui/`` keep
+only widgets, keys, styles and workers: a worker calls these functions and
+the screen renders the records. An adapter (the MCP server, a hook, a
+future web view) can show the same panes from the same functions.
+
+Nothing here imports Textual (an import-linter contract checks it); the
+texts carry no markup, so any renderer can style them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from brainwork.learn.inbox import InboxItem
+    from brainwork.store import Store
+    from brainwork.store.graph import PageRow
+
+# ---------------------------------------------------------------------------
+# Findings (pane 2)
+# ---------------------------------------------------------------------------
+
+#: Groups are listed in this order (most harmful first); unknown codes follow
+#: alphabetically.
+CODE_ORDER = (
+    "secret", "parse-error", "dead-link", "ambiguous-link", "duplicate", "untyped", "diary-title",
+    "orphan", "stub", "oversize",
+)
+
+#: What each code means, shown beside the group's count.
+CODE_TITLES = {
+    "secret": "credentials in pages",
+    "parse-error": "files that could not be read completely",
+    "dead-link": "links to no page",
+    "ambiguous-link": "links that fit several pages",
+    "duplicate": "suspected duplicate pairs",
+    "untyped": "no type, or one outside the vocabulary",
+    "diary-title": "titles naming an event, not a thing",
+    "orphan": "pages nothing links to or from",
+    "stub": "pages with almost no text",
+    "oversize": "pages too big to use",
+}
+
+#: Groups with more findings than this start folded (a vault without types
+#: has one "untyped" finding per page, which would hide every other code).
+FOLD_OVER = 40
+
+#: Every fix a finding can offer, in the order they are listed (see :func:`fixes_for`).
+FIXES = ("rename", "retarget", "create", "unlink", "set_type", "merge", "split", "edit", "dismiss")
+
+#: Evidence keys :func:`finding_detail` shows in their own lines, not in the
+#: generic evidence list.
+_SHOWN_APART = {"suggestions", "retargets", "candidates", "suggested", "suggestion", "suggested_title",
+                "title_suggestion", "thing_title"}
+
+
+# -- reading findings (tolerant of the exact evidence keys) ------------------
+def _get(finding: Any, name: str, default: Any = None) -> Any:
+    return getattr(finding, name, default)
+
+
+def evidence_of(finding: Any) -> dict:
+    """A finding's evidence mapping (``{}`` when it has none)."""
+    ev = _get(finding, "evidence") or {}
+    return ev if isinstance(ev, dict) else {}
+
+
+def suggestions_of(finding: Any) -> list[tuple[str, float | None]]:
+    """Suggested pages of a finding as ``[(page id, score or None)]``:
+    the evidence's ``suggestions`` (dead links: closest pages) or
+    ``candidates`` (ambiguous links: every page the name fits); items may be
+    ids, ``(id, score)`` pairs or dicts with ``id``/``page`` and ``score``."""
+    ev = evidence_of(finding)
+    raw = None
+    for key in ("suggestions", "retargets", "candidates", "suggested", "pages", "matches"):
+        if isinstance(ev.get(key), (list, tuple)):
+            raw = ev[key]
+            break
+    out: list[tuple[str, float | None]] = []
+    for item in raw or ():
+        if isinstance(item, str):
+            out.append((item, None))
+        elif isinstance(item, dict):
+            pid = item.get("id") or item.get("page") or item.get("target")
+            if isinstance(pid, str):
+                score = item.get("score", item.get("similarity"))
+                out.append((pid, float(score) if isinstance(score, (int, float)) else None))
+        elif isinstance(item, (list, tuple)) and item and isinstance(item[0], str):
+            score = item[1] if len(item) > 1 and isinstance(item[1], (int, float)) else None
+            out.append((item[0], float(score) if score is not None else None))
+    return out
+
+
+def suggested_title(finding: Any) -> str | None:
+    """The thing-title a ``diary-title`` finding suggests (its ``target``,
+    else the evidence's ``suggestion``), if any; None for other codes."""
+    if _get(finding, "code") != "diary-title":
+        return None
+    for value in (_get(finding, "target"), evidence_of(finding).get("suggestion")):
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def fixes_for(finding: Any | None) -> list[str]:
+    """The fix actions (of :data:`FIXES`) ``finding`` offers, in that order."""
+    if finding is None:
+        return []
+    code = _get(finding, "code")
+    page = _get(finding, "page")
+    out = []
+    if page:
+        out.append("rename")
+    if code in ("dead-link", "ambiguous-link") and _get(finding, "target"):
+        out.append("retarget")
+    if code == "dead-link" and _get(finding, "target"):
+        out += ["create", "unlink"]
+    if code == "untyped" and page:
+        out.append("set_type")
+    if code == "duplicate" and page and _get(finding, "other"):
+        out.append("merge")
+    if code == "oversize" and page:
+        out.append("split")
+    if _get(finding, "path"):
+        out.append("edit")
+    if _get(finding, "key"):
+        out.append("dismiss")
+    return out
+
+
+def group_findings(findings: list[Any]) -> list[tuple[str, list[int]]]:
+    """``[(code, [indexes into findings])]`` in :data:`CODE_ORDER`, each
+    group in the checker's order."""
+    groups: dict[str, list[int]] = {}
+    for i, f in enumerate(findings):
+        groups.setdefault(_get(f, "code") or "?", []).append(i)
+    order = {c: i for i, c in enumerate(CODE_ORDER)}
+    return sorted(groups.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+
+
+def location(finding: Any) -> str:
+    """``page:line`` (or the file's path when the finding names no page)."""
+    where = _get(finding, "page") or _get(finding, "path") or "?"
+    line = _get(finding, "line")
+    return f"{where}:{line}" if line else where
+
+
+def matches(finding: Any, needle: str) -> bool:
+    """Whether ``needle`` (case-insensitive) is in the finding's code, page,
+    path, message, target or other page."""
+    needle = needle.casefold()
+    return any(
+        needle in str(_get(finding, name) or "").casefold()
+        for name in ("code", "page", "path", "message", "target", "other")
+    )
+
+
+def value_text(value: Any) -> str:
+    """An evidence value as text: floats to two places (whole numbers from 2
+    up as integers), lists joined by ", " (``—`` when empty), mappings as
+    ``key: value`` pairs."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) >= 2 else f"{value:.2f}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {value_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+# -- records -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FindingRow:
+    """One finding in the list: ``index`` into the checked findings (the
+    list's option ids), its stable ``key``, ``message`` and ``location``."""
+
+    index: int
+    key: str | None
+    message: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class FindingGroup:
+    """One code's group: ``title`` (what the code means, ``""`` for an
+    unknown code), ``total`` findings of the code, and the ``rows`` the
+    filter lets through (in the checker's order)."""
+
+    code: str
+    title: str
+    total: int
+    rows: tuple[FindingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FindingsView:
+    """The findings list: ``groups`` with at least one row shown, in
+    :data:`CODE_ORDER`; ``total`` findings checked, ``shown`` after the
+    filter ``text_filter``; ``totals`` per code (before the filter)."""
+
+    total: int
+    shown: int
+    text_filter: str
+    groups: tuple[FindingGroup, ...]
+    totals: dict[str, int]
+
+    @property
+    def big_codes(self) -> set[str]:
+        """Codes with more than :data:`FOLD_OVER` findings (folded on the first check)."""
+        return {code for code, n in self.totals.items() if n > FOLD_OVER}
+
+    @property
+    def empty_text(self) -> str:
+        """What the pane says instead of the list, ``""`` when it has rows."""
+        if not self.total:
+            return "No findings: the vault meets the quality bar."
+        if not self.groups:
+            return f"No finding matches “{self.text_filter}”; esc clears the filter."
+        return ""
+
+    @property
+    def title(self) -> str:
+        """``Findings · 12`` (with the filter, ``Findings · 12 · “ci”``)."""
+        text = f" · “{self.text_filter}”" if self.text_filter else ""
+        return f"Findings · {self.total}{text}"
+
+    @property
+    def subtitle(self) -> str:
+        return f"{self.shown} shown · enter opens · / filters" if self.total else ""
+
+
+def findings_view(findings: list[Any], text_filter: str = "") -> FindingsView:
+    """Group ``findings`` (as :func:`brainwork.analysis.findings.check`
+    returns them) by code and keep those containing ``text_filter``
+    (stripped, case-insensitive; :func:`matches`)."""
+    needle = text_filter.strip()
+    shown = [i for i, f in enumerate(findings) if not needle or matches(f, needle)]
+    visible = set(shown)
+    groups = []
+    totals = {}
+    for code, indexes in group_findings(findings):
+        totals[code] = len(indexes)
+        rows = tuple(
+            FindingRow(i, _get(findings[i], "key"), _get(findings[i], "message") or "", location(findings[i]))
+            for i in indexes
+            if i in visible
+        )
+        if rows:
+            groups.append(FindingGroup(code, CODE_TITLES.get(code, ""), len(indexes), rows))
+    return FindingsView(len(findings), len(shown), text_filter, tuple(groups), totals)
+
+
+@dataclass(frozen=True, slots=True)
+class FindingDetail:
+    """The evidence panel of one finding: ``code``, ``location``,
+    ``message``, the ``fixes`` it offers (of :data:`FIXES`), then ``fields``:
+    ``(label, value)`` lines (target, other page, score, suggestions, a
+    suggested title, then the evidence with empty values left out)."""
+
+    code: str
+    location: str
+    message: str
+    fixes: tuple[str, ...]
+    fields: tuple[tuple[str, str], ...]
+
+
+def finding_detail(finding: Any) -> FindingDetail:
+    """What the evidence panel shows for ``finding``."""
+    fields: list[tuple[str, str]] = []
+    for name in ("target", "other", "score"):
+        value = _get(finding, name)
+        if value not in (None, ""):
+            fields.append((name, value_text(value)))
+    sugg = suggestions_of(finding)
+    if sugg:
+        shown = ", ".join(f"{pid} ({score:.2f})" if score is not None else pid for pid, score in sugg)
+        fields.append(("candidates" if _get(finding, "code") == "ambiguous-link" else "suggested", shown))
+    title = suggested_title(finding)
+    if title and title != _get(finding, "target"):
+        fields.append(("suggested title", title))
+    for key, value in evidence_of(finding).items():
+        if key in _SHOWN_APART or value in (None, "", [], {}):
+            continue
+        fields.append((key.replace("_", " "), value_text(value)))
+    return FindingDetail(
+        _get(finding, "code") or "?", location(finding), _get(finding, "message") or "",
+        tuple(fixes_for(finding)), tuple(fields),
+    )
+
+
+# -- what the fixes need --------------------------------------------------------
+def new_page_path(target: str, from_path: str) -> str:
+    """The file :func:`brainwork.ops.fixes.create_page` makes for a dead
+    link ``target`` written in ``from_path``: the target's own path when it
+    names a folder, else a file named after it beside ``from_path``."""
+    from brainwork.ops.rename import file_name_for
+
+    name = target.strip()
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    if "/" in name or "\\" in name:
+        return name.replace("\\", "/") + ".md"
+    folder = posixpath.dirname(from_path)
+    stem = file_name_for(name)
+    return f"{folder}/{stem}.md" if folder else f"{stem}.md"
+
+
+def incoming_links(store: "Store", page_id: str) -> int:
+    """Links to ``page_id`` written in other files (0 for a page that is gone)."""
+    from brainwork.store import graph
+
+    try:
+        edges = graph.page_edges(store, page_id)
+    except Exception:  # a page that vanished: let the merge plan report it
+        return 0
+    return sum(1 for e in edges.in_ if e.file != page_id)
+
+
+def page_title(pages: "Iterable[PageRow]", page_id: str) -> str:
+    """The title of ``page_id`` in ``pages`` (its id when it has none or is not listed)."""
+    for p in pages:
+        if p.id == page_id:
+            return p.title or page_id
+    return page_id
+
+
+def folder_type(pages: "Iterable[PageRow]", folder: str, page_types: Iterable[str]) -> str | None:
+    """The type most typed pages directly in ``folder`` have, if it is one
+    of ``page_types`` (a new page there gets it suggested)."""
+    counts: dict[str, int] = {}
+    for p in pages:
+        if p.type and posixpath.dirname(p.path) == folder:
+            counts[p.type] = counts.get(p.type, 0) + 1
+    best = max(counts.items(), key=lambda kv: kv[1], default=None)
+    return best[0] if best and best[0] in set(page_types) else None
+
+
+# ---------------------------------------------------------------------------
+# The correction inbox (pane 4)
+# ---------------------------------------------------------------------------
+
+#: Statuses of a correction that consolidation still reads (a person can
+#: dismiss it or link it to a rule); a proposed one can be confirmed or dismissed.
+_LINKABLE = (None, "open", "clustered")
+_DISMISSABLE = _LINKABLE + ("proposed",)
+#: Handled corrections, shown dimmed when every correction is listed.
+_HANDLED = ("promoted", "dismissed")
+#: Shown for a field the correction does not record.
+NOT_RECORDED = "(not recorded)"
+
+
+def short_id(page_id: str) -> str:
+    """``rules/verify-full-cert-chain`` -> ``verify-full-cert-chain``."""
+    return page_id.rsplit("/", 1)[-1]
+
+
+def cluster_label(item: "InboxItem") -> str:
+    """The list's cluster column: the rule a correction's cluster went to,
+    with the cluster's size; or the rule listing it as evidence; or ``—``."""
+    c = item.cluster
+    if c:
+        n = len(c.get("corrections") or ())
+        target = c.get("candidate") or c.get("rule")
+        if c.get("action") == "evidence" and c.get("rule"):
+            return f"≈ {short_id(c['rule'])} ({n})"
+        if target:
+            return f"{short_id(target)} ({n})"
+        return f"{n} corrections"
+    if item.rules:
+        return short_id(item.rules[0].id)
+    return "—"
+
+
+def cluster_text(item: "InboxItem") -> str:
+    """The detail's explanation of the correction's cluster, one line each."""
+    c = item.cluster
+    lines = []
+    if c:
+        n = len(c.get("corrections") or ())
+        t = len(c.get("tasks") or ())
+        head = f"{n} correction{'s' if n != 1 else ''} from {t} task{'s' if t != 1 else ''}"
+        if n > 1:
+            head += f", similarity {float(c.get('similarity') or 0):.2f}"
+        lines.append(head + " (last consolidation)")
+        action = c.get("action")
+        if action == "evidence":
+            lines.append(f"proposed as evidence for the active rule {c.get('rule')}: l links it")
+        elif action == "existing":
+            lines.append(f"evidence of the candidate rule {c.get('candidate')}")
+        elif action == "supersede":
+            lines.append(f"drafted {c.get('candidate')}, to supersede {c.get('rule')}")
+        elif c.get("candidate"):
+            lines.append(f"drafted the candidate rule {c.get('candidate')}")
+        others = [x for x in c.get("corrections") or () if x != item.id]
+        if others:
+            lines.append("with " + ", ".join(short_id(x) for x in others[:6]) + (" …" if len(others) > 6 else ""))
+    else:
+        lines.append("not clustered yet (c runs consolidation)")
+    named = {c.get("candidate"), c.get("rule")} if c else set()
+    for r in item.rules:
+        if r.id not in named:
+            lines.append(f"evidence of {r.id} ({r.status or 'no status'})")
+    return "\n".join(lines)
+
+
+def can_dismiss(item: "InboxItem | None") -> bool:
+    return item is not None and item.status in _DISMISSABLE
+
+
+def can_link(item: "InboxItem | None") -> bool:
+    return item is not None and item.status in _LINKABLE
+
+
+def can_confirm(item: "InboxItem | None") -> bool:
+    return item is not None and item.status == "proposed"
+
+
+def link_proposal(item: "InboxItem") -> tuple[str | None, str]:
+    """``(rule id to preselect or None, note)`` for linking ``item`` to a
+    rule: the active rule consolidation proposed it as evidence for, else
+    the first rule already listing it."""
+    evidence = bool(item.cluster and item.cluster.get("action") == "evidence")
+    proposed = None
+    if evidence:
+        proposed = item.cluster.get("rule")  # type: ignore[union-attr]
+    elif item.rules:
+        proposed = item.rules[0].id
+    note = (
+        f"Consolidation proposed {proposed}." if proposed and evidence
+        else "An active rule gets it as promoted_from (it becomes promoted); a candidate as evidence."
+    )
+    return proposed, note
+
+
+@dataclass(frozen=True, slots=True)
+class InboxRow:
+    """One correction in the list: ``created`` (``—`` when undated),
+    ``status`` (``open`` when none), ``title``, ``task`` (the first task's
+    title, ``(+N)`` more, ``—`` when none), ``cluster`` (:func:`cluster_label`);
+    ``waiting``: consolidation has not handled it (status open or none);
+    ``handled``: promoted or dismissed."""
+
+    id: str
+    created: str
+    status: str
+    title: str
+    task: str
+    cluster: str
+    waiting: bool
+    handled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChoice:
+    """A rule a correction can be linked to: ``status`` active or candidate;
+    ``text`` the rule's sentence."""
+
+    id: str
+    title: str
+    status: str | None
+    text: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class InboxDetail:
+    """The detail of one correction: ``heading`` (status and date after the
+    title), what was ``wrong``, the ``correct`` behaviour and ``why``
+    (:data:`NOT_RECORDED` when missing), its ``tasks`` (``(id, title)``),
+    then ``note_label``/``note``: the cluster (:func:`cluster_text`), or for
+    a proposed correction what to do with it (``note_dim``)."""
+
+    id: str
+    title: str
+    heading: str
+    wrong: str
+    correct: str
+    why: str
+    tasks: tuple[tuple[str, str], ...]
+    note_label: str
+    note: str
+    note_dim: bool
+
+
+#: Said in the detail when no task links to the correction.
+NO_TASK = "no task links to it (corrects: [[task]] is missing)"
+
+
+def inbox_detail(item: "InboxItem") -> InboxDetail:
+    if item.status == "proposed":
+        label, note, dim = (
+            "Proposed",
+            "a session hook drafted it from the person's words: y confirms it "
+            "(what was wrong, the correct behaviour, why), d dismisses it",
+            True,
+        )
+    else:
+        label, note, dim = "Cluster", cluster_text(item), False
+    return InboxDetail(
+        id=item.id,
+        title=item.title,
+        heading=f"{item.status or 'open'} · {item.created or 'undated'}",
+        wrong=item.wrong or NOT_RECORDED,
+        correct=item.correct or NOT_RECORDED,
+        why=item.why or NOT_RECORDED,
+        tasks=tuple((t.id, t.title) for t in item.tasks),
+        note_label=label,
+        note=note,
+        note_dim=dim,
+    )
+
+
+def inbox_row(item: "InboxItem") -> InboxRow:
+    task = item.tasks[0].title if item.tasks else "—"
+    if len(item.tasks) > 1:
+        task += f" (+{len(item.tasks) - 1})"
+    return InboxRow(
+        id=item.id,
+        created=item.created or "—",
+        status=item.status or "open",
+        title=item.title,
+        task=task,
+        cluster=cluster_label(item),
+        waiting=item.status in (None, "open"),
+        handled=item.status in _HANDLED,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class InboxView:
+    """The inbox pane: ``items`` newest first (:func:`brainwork.learn.inbox.inbox`)
+    with one ``rows`` entry each, and the ``rules`` (active first, then
+    candidates) a correction can be linked to; ``include_handled``: every
+    correction is listed, not only the open ones."""
+
+    items: tuple["InboxItem", ...]
+    rows: tuple[InboxRow, ...]
+    rules: tuple[RuleChoice, ...]
+    include_handled: bool
+
+    @property
+    def title(self) -> str:
+        what = "corrections" if self.include_handled else "open"
+        return f"Correction inbox · {len(self.items)} {what} · newest first"
+
+    @property
+    def empty_text(self) -> str:
+        """What the pane says instead of the list, ``""`` when it has rows."""
+        if self.items:
+            return ""
+        if not self.include_handled:
+            return (
+                "No open corrections. New ones arrive with `brainwork capture correction`; "
+                "a shows the handled ones (promoted into a rule or dismissed) too."
+            )
+        return "The vault has no correction pages yet (`brainwork capture correction` records one)."
+
+
+def inbox_view(store: "Store", *, include_handled: bool = False) -> InboxView:
+    """Read the inbox and the linkable rules from ``store``."""
+    from brainwork.learn.inbox import inbox
+    from brainwork.learn.rules import list_rules
+
+    items = tuple(inbox(store, include_handled=include_handled))
+    rules = tuple(
+        RuleChoice(r.id, r.title, r.status, r.text)
+        for r in sorted(list_rules(store), key=lambda r: (r.status != "active", r.activated or "", r.id))
+        if r.status in ("active", "candidate")
+    )
+    return InboxView(items, tuple(inbox_row(i) for i in items), rules, include_handled)
