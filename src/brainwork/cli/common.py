@@ -59,6 +59,11 @@ class BrainworkGroup(click.Group):
 #: Commands that never go to the store's owner: the workbench and the daemon
 #: are owners themselves; capture writes one page file and needs no store.
 LOCAL_COMMANDS = frozenset({"open", "serve", "capture"})
+#: Seconds a served command waits at most for the owner's own work on the
+#: store (a sync after a burst of changes, a consolidation the person started)
+#: before it says the store is busy. ``BRAINWORK_STORE_WAIT`` is about other
+#: processes and only raises this.
+SERVED_STORE_WAIT = 120.0
 #: Commands that only read: the owner's views need no refresh after them.
 READ_ONLY_COMMANDS = frozenset({"doctrine", "recall", "check", "show", "rules", "log", "stats", "replay", "embed", "index", "search"})
 
@@ -259,7 +264,7 @@ def open_store(config: Config, wait: float | None = None) -> Iterator:
 
     here = served()
     if here is not None:
-        with here.handle.exclusive(store_wait_seconds() if wait is None else wait) as store:
+        with here.handle.exclusive(max(store_wait_seconds(), SERVED_STORE_WAIT) if wait is None else wait) as store:
             pending = _captures_pending(config)
             message = recover(config, store)
             if message:
