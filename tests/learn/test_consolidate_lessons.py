@@ -73,6 +73,32 @@ def test_lesson_vectors_weigh_the_why_and_cache_by_text():
     assert calls == [["a", "b", "c"]]  # the second call encoded nothing
 
 
+def test_lesson_vectors_persist_between_processes(tmp_path):
+    import brainwork.learn.consolidate as consolidate_module
+
+    calls = []
+
+    def encode(texts):
+        calls.append(list(texts))
+        return np.array([[1.0] + [0.0] * 383 for _ in texts], dtype=np.float32)
+
+    rows = [{"fields": {"correct": "read the log", "why": "it was real"}}]
+    cache = tmp_path / "store" / "lesson-vectors.npz"
+    first = lesson_vectors(rows, encode, "test-embedder-2", 0.5, cache)
+    assert cache.is_file() and calls == [["read the log", "it was real"]]
+    consolidate_module._LESSON_CACHE.clear()  # a new process
+    again = lesson_vectors(rows, encode, "test-embedder-2", 0.5, cache)
+    np.testing.assert_allclose(first, again)
+    assert len(calls) == 1  # read from the file, not encoded
+    consolidate_module._LESSON_CACHE.clear()
+    lesson_vectors(rows, encode, "another-model", 0.5, cache)
+    assert len(calls) == 2  # another embedder's vectors are not reused
+    cache.write_bytes(b"not a numpy file")
+    consolidate_module._LESSON_CACHE.clear()
+    lesson_vectors(rows, encode, "test-embedder-2", 0.5, cache)
+    assert len(calls) == 3  # a broken cache is rebuilt
+
+
 def test_member_check_removes_a_member_near_only_part_of_a_group():
     # rows 0-2 one lesson; row 3 is close to row 2 only
     mat = _unit([[1, 0.1, 0], [1, 0, 0.1], [1, 0.3, 0.3], [0.2, 1, 1]])

@@ -6,14 +6,16 @@ One pass (:func:`consolidate`):
    none; this includes every correction created since the last pass that is
    not already promoted or dismissed). Which of them are new since the last
    pass is reported (``ConsolidationPass`` rows in the store).
-2. **Embed** them, their tasks and the rules (the embeddings cache; only
-   changed text is embedded).
-3. **Cluster** by cosine similarity: each correction's vector is mixed with
-   its task's (``correction + w * task``, ``w`` =
-   ``thresholds.cluster_task_weight``) so the same lesson in the same kind
-   of work groups together; agglomerative clustering (scikit-learn, average
-   linkage) merges groups while their mean similarity is at least
-   ``thresholds.cluster_similarity``.
+2. **Embed** them and the rules (the embeddings cache; only changed text
+   is embedded).
+3. **Cluster** the lessons, not the incidents: each correction is compared
+   by its ``correct`` and ``why`` with the case's specifics dropped
+   (:func:`lesson_vectors`; the ``wrong``, the title and the task are left
+   out, since look-alike lessons share the situation); agglomerative
+   clustering (scikit-learn, average linkage, cosine) merges groups while
+   their mean similarity is at least ``thresholds.cluster_similarity``,
+   then every member must stay close to the rest of its cluster
+   (:func:`member_check`).
 4. **Match** each cluster to existing rules: a candidate or active rule that
    already lists one of its corrections as evidence, else the most similar
    one (cluster centroid vs rule, at least ``thresholds.rule_match_similarity``).
@@ -52,12 +54,15 @@ the person keeps become ``promoted_from:`` (``promoted_to`` edges).
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timezone
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -65,7 +70,7 @@ import numpy as np
 from brainwork.config import Config
 from brainwork.learn.pagefile import Edits, add_items, link
 from brainwork.learn.rules import DECLINED_EVIDENCE, EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
-from brainwork.learn.similarity import centroid, matrix, mean_pairwise, page_vectors, unit
+from brainwork.learn.similarity import DIM, centroid, matrix, mean_pairwise, page_vectors, unit
 from brainwork.ops import changeset
 from brainwork.store import Store
 from brainwork.store import learning as q
@@ -167,6 +172,121 @@ class ConsolidationReport:
 
 
 # -- clustering ----------------------------------------------------------------
+#: Quoted strings and inline code: the case's specifics (a term, a command,
+#: a string), not the lesson. ``"Kontoauszug"``, ```kubectl scale```.
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|`[^`]*`")
+#: Tokens that name a specific thing rather than say what to do: anything
+#: holding a character other than letters, hyphens and sentence punctuation
+#: (``{count}``, ``%1$s``, ``pg_dump``, ``s3://x``, ``<b>``, ``v1.2``),
+#: command-line flags (``--list-hosts``), snake_case names and words with a
+#: digit (``MOB-1432``, ``80``).
+_SPECIFIC = re.compile(r"(?<!\S)\S*[^\sA-Za-z,.;:!?'()\-]\S*|(?<!\S)--?\w[\w-]*|\b\w+_\w+\b|\b\w*\d\w*\b")
+_BRACKETED = re.compile(r"\([^()]*\)")
+#: Lesson vectors kept per process, by (embedder name, text): the workbench
+#: consolidates again after every capture; the texts rarely change.
+_LESSON_CACHE: dict[tuple[str, str], np.ndarray] = {}
+_LESSON_CACHE_MAX = 50_000
+#: The lesson vectors of the last pass, in the store folder (derived, safe
+#: to delete). Not in the store's page-vector table: these texts are not
+#: pages, and searches over that table must not find them.
+LESSON_FILE = "lesson-vectors.npz"
+
+
+def lesson_surface(text) -> str:
+    """``text`` without its specifics — quoted strings, inline code,
+    bracketed asides and tokens that name a particular thing
+    (:data:`_SPECIFIC`) — so that two corrections teaching the same thing
+    with different tools, terms or figures compare alike. The original
+    (one line) when nothing would remain."""
+    original = _one_line(text)
+    out = _SPECIFIC.sub(" ", _QUOTED.sub(" ", _BRACKETED.sub(" ", original)))
+    out = re.sub(r"\s+([,;.:!?])", r"\1", " ".join(out.split()))
+    return out if len(re.findall(r"[A-Za-z]{2,}", out)) >= 2 else original
+
+
+def lesson_texts(correction: dict) -> tuple[str, str]:
+    """The two texts a correction is clustered by: its ``correct`` and its
+    ``why``, each through :func:`lesson_surface`. The ``wrong`` (the
+    surface of the mistake), the title and the task are left out: two
+    look-alike lessons share the situation and differ in what to do."""
+    f = correction.get("fields") or {}
+    return lesson_surface(f.get("correct")), lesson_surface(f.get("why"))
+
+
+def _text_key(name: str, text: str) -> str:
+    return hashlib.sha256(f"{name}\0{text}".encode("utf-8")).hexdigest()
+
+
+def _read_lesson_file(path: Path | None) -> dict[str, np.ndarray]:
+    """``{key: vector}`` from the lesson-vector file (empty when missing or
+    unreadable: it is a cache, rebuilt by encoding)."""
+    if path is None or not path.is_file():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            keys, vecs = data["keys"], data["vecs"]
+        if vecs.ndim != 2 or vecs.shape[1] != DIM or len(keys) != len(vecs):
+            return {}
+        return {str(k): v.astype(np.float32) for k, v in zip(keys, vecs)}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _write_lesson_file(path: Path, vectors: dict[str, np.ndarray]) -> None:
+    """Write ``vectors`` atomically (temporary file, then rename); failing
+    to write a cache is not an error."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        keys = sorted(vectors)
+        vecs = np.stack([vectors[k] for k in keys]) if keys else np.zeros((0, DIM), np.float32)
+        with open(tmp, "wb") as fh:
+            np.savez(fh, keys=np.array(keys, dtype="U64"), vecs=vecs.astype(np.float32))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def lesson_vectors(corrections: list[dict], encode: Callable[[list[str]], np.ndarray], name: str,
+                   why_weight: float, cache_file: Path | None = None) -> np.ndarray:
+    """Shape ``(len(corrections), 384)``: per correction
+    ``unit(e(correct) + why_weight * e(why))`` of :func:`lesson_texts`
+    (``e`` = ``encode``, unit rows); a zero row when both texts are empty.
+
+    ``name`` (the embedder's) keys the cache: vectors are kept per process
+    and, with ``cache_file`` (:data:`LESSON_FILE` in the store folder), on
+    disk between passes — keyed by SHA-256 of (name, text), holding only
+    this pass's texts — so a pass encodes only new or edited corrections
+    (encoding is most of a pass's cost: two short texts per correction).
+    """
+    pairs = [lesson_texts(c) for c in corrections]
+    texts = list(dict.fromkeys(t for p in pairs for t in p if t))
+    todo = [t for t in texts if (name, t) not in _LESSON_CACHE]
+    if todo and cache_file is not None:
+        stored = _read_lesson_file(cache_file)
+        for t in todo:
+            v = stored.get(_text_key(name, t))
+            if v is not None:
+                _LESSON_CACHE[(name, t)] = v
+        todo = [t for t in todo if (name, t) not in _LESSON_CACHE]
+    if todo:
+        if len(_LESSON_CACHE) + len(todo) > _LESSON_CACHE_MAX:
+            _LESSON_CACHE.clear()
+        for t, v in zip(todo, encode(todo)):
+            _LESSON_CACHE[(name, t)] = np.asarray(v, dtype=np.float32)
+    if cache_file is not None and (todo or not cache_file.is_file()):
+        _write_lesson_file(cache_file, {_text_key(name, t): _LESSON_CACHE[(name, t)] for t in texts})
+    rows = []
+    for correct, why in pairs:
+        v = np.zeros(DIM, dtype=np.float32)
+        if correct:
+            v = v + _LESSON_CACHE[(name, correct)]
+        if why:
+            v = v + (why_weight if correct else 1.0) * _LESSON_CACHE[(name, why)]
+        rows.append(unit(v))
+    return matrix(rows)
+
+
 def cluster_vectors(mat: np.ndarray, threshold: float) -> list[list[int]]:
     """Group the rows of ``mat`` (unit vectors) so that every merge joins
     groups whose mean pairwise cosine is at least ``threshold``.
@@ -192,9 +312,47 @@ def cluster_vectors(mat: np.ndarray, threshold: float) -> list[list[int]]:
     return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
 
 
+def member_check(mat: np.ndarray, groups: list[list[int]], min_similarity: float,
+                 pair_similarity: float) -> list[list[int]]:
+    """Each member of a group must be close to the rest of it: its mean
+    cosine to the other members at least ``min_similarity`` — in a pair,
+    its one similarity at least ``pair_similarity``. The worst member below
+    leaves (a group of its own) and the rest are checked again.
+
+    Average linkage lets a group absorb a correction that is near only part
+    of it (a one-off beside a lesson about the same system). A pair is
+    judged by one similarity, so it is held to more: two unrelated one-offs
+    about the same kind of work (two money-format slips) pair up at the
+    linkage threshold. Returns groups ordered as :func:`cluster_vectors`
+    does.
+    """
+    out: list[list[int]] = []
+    for group in groups:
+        g = sorted(group)
+        while len(g) >= 2:
+            sub = mat[g]
+            sims = sub @ sub.T
+            scores = (sims.sum(axis=1) - np.diag(sims)) / (len(g) - 1)
+            need = pair_similarity if len(g) == 2 else min_similarity
+            worst = min(range(len(g)), key=lambda k: (float(scores[k]), g[k]))
+            if float(scores[worst]) >= need:
+                break
+            out.append([g.pop(worst)])
+        out.append(g)
+    return sorted(out, key=lambda g: (-len(g), g[0]))
+
+
+def cluster_lessons(mat: np.ndarray, threshold: float, member_similarity: float, pair_similarity: float) -> list[list[int]]:
+    """Clusters of lesson vectors (:func:`lesson_vectors`): average linkage
+    at ``threshold`` (:func:`cluster_vectors`), then :func:`member_check`."""
+    return member_check(mat, cluster_vectors(mat, threshold), member_similarity, pair_similarity)
+
+
 def mixed_vectors(corr_vecs: list[np.ndarray], task_vecs: list[np.ndarray | None], weight: float) -> np.ndarray:
     """``unit(correction + weight * task)`` per row (the correction alone when
-    it has no task vector)."""
+    it has no task vector). Not used by :func:`consolidate` any more (tasks
+    made look-alike lessons of one kind of work cluster together); kept for
+    callers comparing page vectors."""
     rows = []
     for c, t in zip(corr_vecs, task_vecs):
         rows.append(unit(c + weight * t) if t is not None and weight else c)
@@ -858,18 +1016,28 @@ def consolidate(
     rules = list_rules(store)
     live_rules = [r for r in rules if r.status in ("candidate", "active")]
     task_rows = {t["id"]: t for t in q.tasks(store)}
-    task_ids = sorted({t for c in unresolved for t in c["tasks"]})
-    vecs = page_vectors(config, store, [c["id"] for c in unresolved] + task_ids + [r.id for r in live_rules], progress)
+    # Page vectors: a cluster's centroid is matched against the rules' pages.
+    vecs = page_vectors(config, store, [c["id"] for c in unresolved] + [r.id for r in live_rules], progress)
 
     report(0, len(unresolved), "clustering")
-    items = [c for c in unresolved if c["id"] in vecs]
+    # Clustered by the lesson (correct + why, specifics dropped), not by the
+    # page text: the same mistake on another system reads differently, and
+    # two different lessons about one situation read alike.
+    texts = _TextVectors(config)
+    from brainwork.learn.embed import get_embedder
+
+    emb = get_embedder(config) if unresolved else None
+    cache_file = Path(config.store) / LESSON_FILE if config.store else None
+    lessons = lesson_vectors(unresolved, emb.encode, emb.name, th.cluster_why_weight, cache_file) if emb else matrix([])
+    has = [i for i, c in enumerate(unresolved) if c["id"] in vecs and float(np.abs(lessons[i]).sum()) > 0]
+    items = [unresolved[i] for i in has]
     raw = matrix([vecs[c["id"]] for c in items])
-    task_vec = [centroid([vecs[t] for t in c["tasks"] if t in vecs]) for c in items]
-    mixed = mixed_vectors(list(raw), task_vec, th.cluster_task_weight)
-    groups = cluster_vectors(mixed, th.cluster_similarity)
+    mixed = lessons[has] if has else matrix([])
+    groups = cluster_lessons(mixed, th.cluster_similarity, th.cluster_member_similarity, th.cluster_pair_similarity)
     # Corrections without a vector (empty text) stay singletons.
     groups += [[len(items) + i] for i in range(len(unresolved) - len(items))]
-    items += [c for c in unresolved if c["id"] not in vecs]
+    clustered_ids = {c["id"] for c in items}
+    items += [c for c in unresolved if c["id"] not in clustered_ids]
 
     rejected = _rejected_sets(store, rules)
     declined = _declined_sets(store, rules)
@@ -884,7 +1052,6 @@ def consolidate(
     # note which texts the drafts and contradiction checks need, so the
     # model encodes them all in one call.
     plans: list[dict] = []
-    texts = _TextVectors(config)
     for group in groups:
         members = sorted((items[i] for i in group), key=lambda c: c["id"])
         ids = [m["id"] for m in members]
