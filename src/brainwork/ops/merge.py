@@ -34,7 +34,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
-from brainwork.ops.relink import LinkEdit, LinkNote, RelinkPlan, VaultLinks, plan_relink, verify, watch_for
+from brainwork.ops.relink import ENCODING_ERRORS, LinkEdit, LinkNote, RelinkPlan, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import (
@@ -335,7 +335,7 @@ def plan_merge(
     changes: list[FileChange] = []
     for rel in others:
         data, text, bom = relink.texts[rel]
-        new = (bom + text).encode("utf-8")
+        new = (bom + text).encode("utf-8", ENCODING_ERRORS)
         if new != data:
             changes.append(FileChange(rel, data, new))
     changes.append(FileChange(t_path, t_data, (t_bom + merged).encode("utf-8")))

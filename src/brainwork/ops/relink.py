@@ -40,6 +40,9 @@ from brainwork.vault.resolve import Resolver, norm
 #: Characters a wikilink target cannot hold (they end or split the link).
 BAD_TARGET_CHARS = re.compile(r"[\[\]|#^\x00-\x1f\x7f]")
 _MD_SAFE = "/-._~!$&'*+,;=:@"
+#: Parse-error messages of files whose links the index does not know
+#: (vault.parse and index.sync word them so).
+_NOT_PARSED = re.compile(r"not parsed$|^cannot read|skipped$")
 
 
 @dataclass(frozen=True)
@@ -74,13 +77,18 @@ class VaultLinks:
     """A snapshot of the indexed vault: pages (id -> index-state row, see
     :func:`brainwork.store.graph.index_state`) and their links."""
 
-    def __init__(self, state: dict[str, dict]):
+    def __init__(self, state: dict[str, dict], unparsed: dict[str, str] | None = None):
         self.state = state
+        self.unparsed = unparsed or {}  # path -> why the index holds no links for it
         self._links: dict[str, list[Link]] = {}
 
     @classmethod
     def load(cls, store: Store) -> "VaultLinks":
-        return cls(graph.index_state(store))
+        unparsed = {
+            e.path: e.message for e in graph.parse_errors(store)
+            if e.path.lower().endswith(".md") and (_NOT_PARSED.search(e.message))
+        }
+        return cls(graph.index_state(store), unparsed)
 
     def is_page(self, pid: str) -> bool:
         row = self.state.get(pid)
@@ -356,6 +364,8 @@ class RelinkPlan:
     """Result of :func:`plan_relink`.
 
     ``texts``: old path -> (before bytes, new text without BOM, BOM or "");
+    encode a text with :data:`ENCODING_ERRORS` (a file that is not UTF-8 is
+    held as surrogate-escaped text, see ``lenient``);
     ``edits``: every rewritten link; ``revived``: dead links that will
     resolve to a renamed/merged page; ``expect``: old path -> the page each
     of its links must resolve to afterwards, for files that :func:`verify`
@@ -368,6 +378,13 @@ class RelinkPlan:
     revived: list[LinkNote] = field(default_factory=list)
     expect: dict[str, list[str | None]] = field(default_factory=dict)
     checks: list[_Check] = field(default_factory=list)
+    lenient: set[str] = field(default_factory=set)  # paths not UTF-8, rewritten byte-safely
+
+
+#: How a planned text becomes bytes again: a valid UTF-8 file never holds a
+#: lone surrogate, so this is plain UTF-8 for it, and for a file that is not
+#: UTF-8 every byte outside the rewritten links comes back as it was.
+ENCODING_ERRORS = "surrogateescape"
 
 
 def watch_for(ids, names) -> set[str]:
@@ -441,6 +458,9 @@ def plan_relink(
                 touched.add(pid)
                 continue
             conflicts.append(LinkNote(vl.state[pid]["path"], link.line, link.target, r0, r1))
+    lenient = _unparsed_linkers(config, vl, before, redirect, watch)
+    touched.update(lenient)
+    plan.lenient = {vl.state[pid]["path"] for pid in lenient}
     if conflicts:
         shown = "; ".join(
             f"{c.path}:{c.line} [[{c.target}]] -> {c.after or 'nothing'} (was {c.before or 'dead'})" for c in conflicts[:5]
@@ -458,13 +478,15 @@ def plan_relink(
         except OSError as exc:
             raise UserError(f"{rel}: cannot read ({exc.strerror or exc})") from None
         try:
-            raw = data.decode("utf-8")
+            raw = data.decode("utf-8", ENCODING_ERRORS if pid in lenient else "strict")
         except UnicodeDecodeError:
             raise UserError(f"{rel}: not UTF-8; cannot rewrite its links") from None
         bom = BOM if raw.startswith(BOM) else ""
         text = raw[len(bom):]
         stored = vl.links(pid)
-        if hashlib.sha256(data).hexdigest() == row["hash"] and all(l.start >= 0 for l in stored):
+        if pid in lenient:
+            links = lenient[pid]
+        elif hashlib.sha256(data).hexdigest() == row["hash"] and all(l.start >= 0 for l in stored):
             links = stored  # the index holds this very file's link offsets
         else:
             links = parse_text(rel, data, 0, config.thresholds.max_file_bytes).links
@@ -527,6 +549,41 @@ def plan_relink(
     return plan
 
 
+def _unparsed_linkers(config, vl: VaultLinks, before: Resolver, redirect: dict[str, str], watch) -> dict[str, list[Link]]:
+    """Pages the index could not parse (see :attr:`VaultLinks.unparsed`) that
+    link to a page in ``redirect``: page id -> their links, read from the
+    file decoded with :data:`ENCODING_ERRORS` (link syntax is ASCII, so a
+    Latin-1 or Windows-1252 file's links are found and rewritten without
+    touching its other bytes).
+
+    Raises:
+        UserError: such a file cannot be read, or holds a NUL byte or is over
+            the size limit and may name the page; the message names the file.
+    """
+    out: dict[str, list[Link]] = {}
+    if not vl.unparsed or not redirect:
+        return out
+    by_path = {row["path"]: pid for pid, row in vl.state.items() if row["kind"] == "page"}
+    names = {norm(n) for pid in redirect if pid in vl.state for n in [pid.rsplit("/", 1)[-1], *vl.names(pid)] if n}
+    if watch:
+        names |= set(watch)
+    for rel, why in sorted(vl.unparsed.items()):
+        pid = by_path.get(rel)
+        try:
+            data = (config.vault / rel).read_bytes()
+        except OSError as exc:
+            raise UserError(f"refusing: {rel} cannot be read ({exc.strerror or exc}), so its links to the page cannot be updated; fix or move it first") from None
+        if pid is None or b"\x00" in data or len(data) > config.thresholds.max_file_bytes:
+            folded = norm(data.decode("utf-8", "replace"))
+            if ("[[" in folded or "](" in folded) and any(n in folded for n in names):
+                raise UserError(f"refusing: {rel} cannot be parsed ({why}) and may link to the page; fix or move it first")
+            continue
+        page = parse_text(rel, data, 0, config.thresholds.max_file_bytes, decode=ENCODING_ERRORS)
+        if any(before.resolve(l.target, pid).page in redirect for l in page.links):
+            out[pid] = page.links
+    return out
+
+
 def _check_link(check: _Check, after: Resolver) -> str | None:
     """None if the rewritten link text is one link that keeps its heading
     and label and reaches its page, else what is wrong."""
@@ -573,6 +630,8 @@ def verify(config, plan: RelinkPlan, after: Resolver, new_paths: dict[str, str],
         final = (texts or {}).get(rel, text)
         path = new_paths.get(rel, rel)
         pid = page_id(path)
+        if rel in plan.lenient:  # not UTF-8: its rewritten links were checked one by one above
+            continue
         parsed = parse_text(path, (bom + final).encode("utf-8"), 0, config.thresholds.max_file_bytes)
         had = {e.message for e in parse_text(rel, data, 0, config.thresholds.max_file_bytes).errors}
         if any(e.message not in had for e in parsed.errors):

@@ -26,7 +26,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
-from brainwork.ops.relink import BAD_TARGET_CHARS, LinkEdit, LinkNote, VaultLinks, plan_relink, verify, watch_for
+from brainwork.ops.relink import ENCODING_ERRORS, BAD_TARGET_CHARS, LinkEdit, LinkNote, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import EditError, add_to_list_field, frontmatter_fields, set_field
@@ -218,7 +218,7 @@ def plan_rename(
     changes: list[FileChange] = []
     for rel, (before_bytes, text_after, b) in plan.texts.items():
         final = page_text if rel == old_path else text_after
-        after_bytes = (b + final).encode("utf-8")
+        after_bytes = (b + final).encode("utf-8", ENCODING_ERRORS)
         if rel == old_path and moved:
             changes.append(FileChange(old_path, before_bytes, None))
             changes.append(FileChange(path, None, after_bytes))

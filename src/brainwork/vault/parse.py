@@ -60,8 +60,21 @@ def oversize_page(rel_path: str, full: Path, size: int, mtime_ns: int, max_bytes
     return page
 
 
-def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = MAX_FILE_BYTES) -> ParsedPage:
-    """Parse the bytes of the Markdown file at vault-relative ``rel_path``."""
+#: Lone surrogates that ``surrogateescape`` decoding makes of undecodable bytes.
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def parse_text(
+    rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = MAX_FILE_BYTES, decode: str = "strict",
+) -> ParsedPage:
+    """Parse the bytes of the Markdown file at vault-relative ``rel_path``.
+
+    ``decode="surrogateescape"`` reads a file that is not UTF-8 (Latin-1,
+    Windows-1252...) anyway: each undecodable byte becomes one lone surrogate,
+    so link offsets index that text and ``text.encode("utf-8",
+    "surrogateescape")`` gives the file's bytes back exactly. Operations use
+    it to rewrite such a file's (ASCII-compatible) links; the index does not.
+    """
     pid = page_id(rel_path)
     stem = pid.rsplit("/", 1)[-1]
     digest = hashlib.sha256(data).hexdigest()
@@ -76,7 +89,7 @@ def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = M
         page.errors.append(ParseError(rel_path, _line_of_offset(data, data.index(b"\x00")), "binary file (NUL byte); not parsed"))
         return page
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8", decode)
     except UnicodeDecodeError as exc:
         line = _line_of_offset(data, exc.start)
         page.errors.append(ParseError(rel_path, line, f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); not parsed"))
@@ -87,7 +100,10 @@ def parse_text(rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = M
     links = []
     if split.yaml_text is not None:
         try:
-            page.fields = parse_yaml(split.yaml_text, first_line=text.count("\n", 0, split.yaml_start) + 1)
+            yaml_text = split.yaml_text
+            if decode != "strict":  # the YAML parser refuses lone surrogates; same length, so lines stay
+                yaml_text = _ESCAPED.sub("\ufffd", yaml_text)
+            page.fields = parse_yaml(yaml_text, first_line=text.count("\n", 0, split.yaml_start) + 1)
         except NotAMapping:
             # Valid YAML but plain text or a list: the leading ``---`` is a
             # horizontal rule and the whole file is body (docs/vault-format.md).

@@ -41,7 +41,14 @@ NEW_FILE_MODE = 0o666 & ~_process_umask()
 
 
 def safe_rel_path(rel: str) -> str:
-    """Validate a vault-relative POSIX path for writing and return it NFC-normalised.
+    """Validate a vault-relative POSIX path for writing and return it in the
+    Unicode form it was given.
+
+    The checks run on the NFC form, but the path itself is not normalised: a
+    file written in NFD (macOS, synced Obsidian vaults) must be opened by the
+    bytes of its name on disk, which on Linux differ from the NFC bytes. Names
+    brainwork makes up for new files are NFC already (see
+    :func:`brainwork.ops.rename.file_name_for`).
 
     Raises:
         UnsafePath: empty, absolute, contains ``..``/``.`` segments, NUL or
@@ -51,6 +58,7 @@ def safe_rel_path(rel: str) -> str:
     """
     if not isinstance(rel, str) or not rel.strip():
         raise UnsafePath("empty path")
+    given = rel
     rel = unicodedata.normalize("NFC", rel)
     if rel.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", rel):
         raise UnsafePath(f"absolute path not allowed: {rel!r}")
@@ -68,7 +76,7 @@ def safe_rel_path(rel: str) -> str:
             raise UnsafePath(f"path segment starts or ends with a space or dot: {rel!r}")
         if len(part.encode("utf-8")) > MAX_NAME_BYTES:
             raise UnsafePath(f"file name longer than {MAX_NAME_BYTES} bytes: {rel!r}")
-    return "/".join(parts)
+    return "/".join(PurePosixPath(given).parts)
 
 
 def vault_file(root: Path, rel: str) -> Path:
@@ -154,11 +162,11 @@ def unique_rel_path(root: Path, folder: str, stem: str, ext: str = ".md") -> str
     existing = set()
     parent = root / folder.strip("/") if folder.strip("/") else root
     if parent.is_dir():
-        existing = {p.name.casefold() for p in parent.iterdir()}
+        existing = {unicodedata.normalize("NFC", p.name).casefold() for p in parent.iterdir()}
     n = 1
     while True:
         name = f"{stem}{ext}" if n == 1 else f"{stem}-{n}{ext}"
-        if name.casefold() not in existing:
+        if unicodedata.normalize("NFC", name).casefold() not in existing:
             candidate = f"{base}{ext}" if n == 1 else f"{base}-{n}{ext}"
             return safe_rel_path(candidate)
         n += 1

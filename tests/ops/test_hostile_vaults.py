@@ -1,0 +1,113 @@
+"""Operations on vaults written to break link tools: file names in NFD
+(as macOS and synced Obsidian vaults write them), files that are not UTF-8,
+CRLF line ends, control characters. Each vault is made in the test; file
+names are written as bytes (``os.fsencode`` of the NFD string) so the name on
+disk really is decomposed."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from brainwork.config import load_config
+from brainwork.errors import UserError
+from brainwork.index.sync import sync
+from brainwork.ops import changeset as cs
+from brainwork.ops.fixes import set_type
+from brainwork.ops.merge import merge_pages
+from brainwork.ops.rename import rename
+from brainwork.store import graph
+
+from ops_helpers import snapshot
+
+NFD_CAFE = unicodedata.normalize("NFD", "Café")
+NFD_NOTE = unicodedata.normalize("NFD", "Übersicht Größe")
+
+
+def _write(root: Path, name: str, data: bytes) -> None:
+    """Write ``data`` under the exact bytes of ``name`` (no normalisation)."""
+    path = os.path.join(os.fsencode(root), os.fsencode(name))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(data)
+
+
+def _names(root: Path) -> set[bytes]:
+    return {os.fsencode(n) for n in os.listdir(os.fsencode(root))}
+
+
+@pytest.fixture
+def nfd_vault(tmp_path: Path):
+    root = tmp_path / "nfd"
+    root.mkdir()
+    _write(root, f"{NFD_CAFE}.md", f"# {NFD_CAFE}\r\nsee [[Plain]] and [[{NFD_NOTE}]]\r\n".encode())
+    _write(root, f"notes/{NFD_NOTE}.md", "---\ntype: note\n---\nback to [[Café]]\n".encode())
+    _write(root, "Plain.md", f"links [[Café]] [[{NFD_CAFE}|nfd]] [c](Caf%C3%A9.md)\n".encode())
+    config = load_config(root, tmp_path / "store")
+    return root, config
+
+
+def test_nfd_names_resolve_in_nfc_and_open_by_name_on_disk(nfd_vault, store) -> None:
+    root, config = nfd_vault
+    sync(config, store)
+    assert graph.get_page(store, "Café") is not None  # ids are NFC
+    assert graph.get_page(store, "Café").path == f"{NFD_CAFE}.md"  # path as on disk
+    before = snapshot(root)
+
+    # rename a page an NFD page links to: the NFD file is rewritten in place
+    rename(config, store, "Plain", "Simple")
+    assert (root / f"{NFD_CAFE}.md").read_bytes() == f"# {NFD_CAFE}\r\nsee [[Simple]] and [[{NFD_NOTE}]]\r\n".encode()
+    assert os.fsencode(f"{NFD_CAFE}.md") in _names(root)
+    # rename the NFD page itself: the new file gets the typed (NFC) name
+    rename(config, store, "Café", "Tea Room")
+    assert (root / "Tea Room.md").exists() and os.fsencode(f"{NFD_CAFE}.md") not in _names(root)
+    assert "[[Tea Room]] [[Tea Room|nfd]] [c](Tea%20Room.md)" in (root / "Simple.md").read_text()
+    assert "back to [[Tea Room]]" in (root / f"notes/{NFD_NOTE}.md").read_text()
+    # an operation on a page inside an NFD-named file
+    set_type(config, store, "notes/Übersicht Größe", "topic")
+    assert "type: topic" in (root / f"notes/{NFD_NOTE}.md").read_text()
+
+    for _ in range(3):
+        cs.undo(config, store)
+    assert snapshot(root) == before
+    assert os.fsencode(f"{NFD_CAFE}.md") in _names(root)
+    sync(config, store)
+    assert graph.get_page(store, "Café").path == f"{NFD_CAFE}.md"
+    # merge an NFD page into another (the page linking to it is NFD too)
+    merge_pages(config, store, "notes/Übersicht Größe", "Plain", prefer="target")
+    assert not (root / f"notes/{NFD_NOTE}.md").exists()
+    assert "[[Plain]] and [[Plain]]" in (root / f"{NFD_CAFE}.md").read_text()
+
+
+LATIN1 = b"---\r\ntags: [caf\xe9]\r\nrel: '[[Old Page]]'\r\n---\r\nCaf\xe9 cr\xe8me: [[Old Page]], [[old page|l\xe9gende]], [o](Old%20Page.md)\r\n"
+
+
+def test_rename_rewrites_links_in_a_latin1_file_byte_safely(make_vault, store, tmp_path) -> None:
+    root = make_vault({"Old Page.md": "# Old Page\n", "latin.md": LATIN1, "other.md": "[[Old Page]]\n"})
+    config = load_config(root, tmp_path / "store")
+    sync(config, store)
+    assert any(e.path == "latin.md" for e in graph.parse_errors(store))  # the index cannot read it
+    before = snapshot(root)
+    result = rename(config, store, "Old Page", "New Page")
+    assert (root / "latin.md").read_bytes() == LATIN1.replace(b"Old%20Page", b"New%20Page").replace(
+        b"Old Page", b"New Page").replace(b"old page", b"new page")
+    assert "latin.md" in result.plan.files
+    assert {e.path for e in result.plan.edits} >= {"latin.md", "other.md"}
+    cs.undo(config, store)
+    assert snapshot(root) == before
+
+
+def test_rename_refuses_naming_a_binary_file_that_may_link_to_the_page(make_vault, store, tmp_path) -> None:
+    root = make_vault({"Old Page.md": "# Old Page\n", "bin.md": b"\x00\x01 see [[Old Page]]\n", "x.md": "[[Old Page]]\n"})
+    config = load_config(root, tmp_path / "store")
+    before = snapshot(root)
+    with pytest.raises(UserError, match="bin.md"):
+        rename(config, store, "Old Page", "New Page")
+    assert snapshot(root) == before
+    # a binary file that does not mention the page does not block anything
+    (root / "bin.md").write_bytes(b"\x00\x01 nothing here\n")
+    rename(config, store, "Old Page", "New Page")
+    assert (root / "x.md").read_text() == "[[New Page]]\n"
