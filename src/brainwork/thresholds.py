@@ -45,9 +45,10 @@ HOOK_RECALL_MIN_CHARS = 400
 #: "thanks", "yes go on"), is trivial: the prompt hook stays silent (words).
 TRIVIAL_PROMPT_MAX_WORDS = 6
 #: Seconds a hook waits for the store's owner to answer: past it the hook
-#: gives up for this turn rather than hold the session (Claude Code's own
-#: hook timeout is 60 s).
-HOOK_OWNER_TIMEOUT_SECONDS = 8.0
+#: gives up for this turn rather than hold the session. A recall in an idle
+#: owner answers in ~0.5 s; a workbench busy with a long operation keeps a
+#: request ~10 s before it says so, which a prompt must not wait for.
+HOOK_OWNER_TIMEOUT_SECONDS = 4.0
 #: Seconds a hook waits for a store another one-shot brainwork process holds.
 HOOK_STORE_WAIT_SECONDS = 2.0
 #: A proposed correction quotes at most this much of the person's turn

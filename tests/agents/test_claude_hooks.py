@@ -300,6 +300,7 @@ def test_proposed_corrections_wait_in_the_inbox_not_in_consolidation(sample_vaul
         sync(config, store)
         rows = {c["id"]: c for c in q.corrections(store)}
         assert rows[ids[0]]["status"] == "open" and rows[ids[0]]["fields"]["correct"].startswith("Run the script")
+        assert rows[ids[0]]["title"] == "Backfilled 18k rows without a dry run"  # no longer "Proposed: ..."
         assert rows[ids[1]]["status"] == "dismissed"
         assert ids[0] in {c["id"] for c in q.corrections(store, UNRESOLVED)}
     finally:

@@ -133,15 +133,17 @@ Call = Callable[..., object]
 
 def owner_ask(config: Config, timeout: float = th.HOOK_OWNER_TIMEOUT_SECONDS) -> Ask:
     """An :data:`Ask` through the store's owner socket, giving up after
-    ``timeout`` seconds (an owner that died or hangs costs one hook's
-    context, never the session)."""
+    ``timeout`` seconds: an owner that is busy, hangs or died costs one
+    hook's context, never the session. Such a failure is a failed reply
+    (exit code 1), not None: the hook must not then run the command itself
+    (that would go to the same owner again, with no time limit)."""
     from brainwork.service import owner
 
     def ask(argv: list[str]):
         try:
             return owner.ask(config, owner.Request(argv=list(argv)), timeout=timeout)
-        except Exception:  # noqa: BLE001 - a hook never fails the session
-            return None
+        except Exception as exc:  # noqa: BLE001 - a hook never fails the session
+            return owner.Reply(stderr=f"brainwork hook: the store's owner did not answer: {exc}\n", exit_code=1)
 
     return ask
 
@@ -524,7 +526,7 @@ def capture_session(config: Config, session, session_id: str | None, today: date
         UserError: the vault cannot be written.
     """
     from brainwork.agents.transcript import proposals
-    from brainwork.learn.capture import VaultNames, capture, plan, propose_correction
+    from brainwork.learn.capture import PROPOSAL_TITLE_PREFIX, VaultNames, capture, plan, propose_correction
     from brainwork.ops.journal import replace_file
     from brainwork.vault.resolve import page_id
 
@@ -568,7 +570,7 @@ def capture_session(config: Config, session, session_id: str | None, today: date
                 + (f"What the agent had just done: {did}" if did else "What the agent had just done: (no reply)")
                 + (f" (tools: {tools})" if tools else "") + "\n")
         result = propose_correction(config, {
-            "title": "Proposed: " + _one_line(turn.text.splitlines()[0], 80),
+            "title": PROPOSAL_TITLE_PREFIX + _one_line(turn.text.splitlines()[0], 80),
             "wrong": quote, "corrects": task, SESSION_KEY: session_id, "turn": str(turn.index), "body": body,
         }, today=today, names=names)
         proposed.append(result.id)

@@ -81,6 +81,9 @@ ALIASES: dict[str, str] = {"task": "corrects"}
 #: which of the session's user turns a proposed correction quotes.
 COMMON_KEYS = ("title", "tags", "aliases", "body", "created", "source", "type", SESSION_KEY, "turn")
 TITLE_MAX = 200
+#: How a proposed correction's title starts (:func:`propose_correction`'s
+#: callers); confirming it drops the prefix.
+PROPOSAL_TITLE_PREFIX = "Proposed: "
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BOOL = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
 

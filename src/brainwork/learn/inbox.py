@@ -193,7 +193,8 @@ def confirm_correction(
     """Confirm proposed correction ``name`` as a lesson: the person states
     what was wrong, the correct behaviour and why it matters (the proposal
     quoted their words; the body keeps the quote). Its page gets those three
-    fields and ``status: open``, so the next consolidation pass reads it.
+    fields and ``status: open``, so the next consolidation pass reads it;
+    a title that still says "Proposed: ..." becomes the confirmed ``wrong``.
     One undoable operation (kind ``confirm-correction``).
 
     Raises:
@@ -201,7 +202,7 @@ def confirm_correction(
         UserError: the page is not a proposed correction, one of the three
             is empty, or its file changed meanwhile.
     """
-    from brainwork.learn.capture import CORRECTION_REQUIRED
+    from brainwork.learn.capture import CORRECTION_REQUIRED, PROPOSAL_TITLE_PREFIX, TITLE_MAX
 
     cid = graph.find_page(store, name)
     rows = {c["id"]: c for c in q.corrections(store)}
@@ -218,6 +219,9 @@ def confirm_correction(
     def edit(text: str) -> str:
         for key in CORRECTION_REQUIRED:
             text = set_field(text, key, values[key])
+        if str(corr["title"] or "").startswith(PROPOSAL_TITLE_PREFIX):
+            title = values["wrong"] if len(values["wrong"]) <= TITLE_MAX else values["wrong"][: TITLE_MAX - 1].rstrip() + "…"
+            text = set_field(text, "title", title)
         return set_field(text, "status", "open")
 
     edits = Edits(config)
