@@ -18,6 +18,10 @@ Only entry points (the command line, the workbench's start-up) call
 
     [ignore]
     folders = ["templates"]                 # not indexed, in addition to hidden folders
+
+    [rename]                                # see RenameSettings
+    keep_alias = false                      # keep the old name in the page's aliases
+    add_title = false                       # write a title: key into a page that has none
 """
 
 from __future__ import annotations
@@ -37,6 +41,19 @@ STORE_DIR = ".brainwork"
 
 
 @dataclass(frozen=True)
+class RenameSettings:
+    """How ``rename`` treats the renamed page's own text, from ``[rename]`` in
+    ``brainwork.toml``. Both off by default, as Obsidian renames: the page's
+    bytes stay as they were apart from links to itself. ``keep_alias`` adds
+    the old title and old file name to its aliases; ``add_title`` writes a
+    ``title:`` key when the page has none and its heading or file name would
+    not give the new name. The ``rename`` command's options override them."""
+
+    keep_alias: bool = False
+    add_title: bool = False
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything a command needs to know about one vault.
 
@@ -52,6 +69,7 @@ class Config:
     ignore_folders: tuple[str, ...] = ()
     user_theme_dir: Path | None = None
     extra: dict = field(default_factory=dict)
+    rename: RenameSettings = RenameSettings()
 
     @property
     def database_path(self) -> Path:
@@ -92,6 +110,13 @@ def load_config(vault: Path | str | None = None, store: Path | str | None = None
     page_types = PAGE_TYPES + tuple(t for t in extra_types if t not in PAGE_TYPES)
     model = data.get("embeddings", {}).get("model")
     ignore = tuple(str(f).strip("/") for f in data.get("ignore", {}).get("folders", []))
+    rename_data = data.get("rename", {})
+    flags = {}
+    for key in ("keep_alias", "add_title"):
+        value = rename_data.get(key, False) if isinstance(rename_data, dict) else False
+        if not isinstance(value, bool):
+            raise UserError(f"{cfg_file}: [rename] {key} must be true or false, not {value!r}")
+        flags[key] = value
     store_path = Path(store).expanduser().resolve() if store is not None else root / STORE_DIR
     theme_dir = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "brainwork" / "themes"
     return Config(
@@ -103,4 +128,5 @@ def load_config(vault: Path | str | None = None, store: Path | str | None = None
         ignore_folders=ignore,
         user_theme_dir=theme_dir,
         extra=data,
+        rename=RenameSettings(**flags),
     )

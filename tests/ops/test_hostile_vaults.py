@@ -20,6 +20,7 @@ from brainwork.ops.fixes import set_type
 from brainwork.ops.merge import merge_pages
 from brainwork.ops.rename import rename
 from brainwork.store import graph
+from brainwork.vault.edit import frontmatter_fields
 
 from ops_helpers import snapshot
 
@@ -93,7 +94,7 @@ def test_rename_rewrites_links_in_a_latin1_file_byte_safely(make_vault, store, t
     before = snapshot(root)
     result = rename(config, store, "Old Page", "New Page")
     assert (root / "latin.md").read_bytes() == LATIN1.replace(b"Old%20Page", b"New%20Page").replace(
-        b"Old Page", b"New Page").replace(b"old page", b"new page")
+        b"Old Page", b"New Page").replace(b"old page", b"New Page")  # the new name as typed
     assert "latin.md" in result.plan.files
     assert {e.path for e in result.plan.edits} >= {"latin.md", "other.md"}
     cs.undo(config, store)
@@ -111,3 +112,38 @@ def test_rename_refuses_naming_a_binary_file_that_may_link_to_the_page(make_vaul
     (root / "bin.md").write_bytes(b"\x00\x01 nothing here\n")
     rename(config, store, "Old Page", "New Page")
     assert (root / "x.md").read_text() == "[[New Page]]\n"
+
+
+def test_rename_as_obsidian_does_it(make_vault, store, tmp_path) -> None:
+    page = "---\ntags: [db]\n---\n# SQL Tips\r\nSee [[SQL Tips#Joins]] and [[Other]].\r\n"
+    root = make_vault({
+        "SQL Tips.md": page,
+        "Other.md": "[[SQL Tips]] [[sql tips|lower]] [[SQL TIPS]] [s](SQL%20Tips.md) [[sql tips#Joins|j]]\n",
+    })
+    config = load_config(root, tmp_path / "store")
+    result = rename(config, store, "SQL Tips", "Sql Tips")  # case only
+    assert os.listdir(root) and "Sql Tips.md" in os.listdir(root) and "SQL Tips.md" not in os.listdir(root)
+    assert (root / "Other.md").read_text() == (
+        "[[Sql Tips]] [[Sql Tips|lower]] [[Sql Tips]] [s](Sql%20Tips.md) [[Sql Tips#Joins|j]]\n"
+    )
+    # the page's own bytes: only the link to itself changed; no alias, no title key
+    assert (root / "Sql Tips.md").read_bytes() == page.replace("[[SQL Tips#Joins]]", "[[Sql Tips#Joins]]").encode()
+    assert result.plan.new_title == "SQL Tips"  # its heading still gives the title
+    cs.undo(config, store)
+
+    # asked for: the option, then the vault setting
+    rename(config, store, "SQL Tips", "Query Notes", keep_alias=True, add_title=True)
+    fields = frontmatter_fields((root / "Query Notes.md").read_text())
+    assert fields["title"] == "Query Notes" and fields["aliases"] == ["SQL Tips"]
+    cs.undo(config, store)
+    (root / "brainwork.toml").write_text("[rename]\nkeep_alias = true\n")
+    config = load_config(root, tmp_path / "store")
+    assert config.rename.keep_alias and not config.rename.add_title
+    rename(config, store, "Other", "Another")
+    fields = frontmatter_fields((root / "Another.md").read_text())
+    assert "title" not in fields and fields["aliases"] == ["Other"]
+    rename(config, store, "Another", "Third", keep_alias=False)  # the option beats the setting
+    assert frontmatter_fields((root / "Third.md").read_text())["aliases"] == ["Other"]
+    (root / "brainwork.toml").write_text("[rename]\nkeep_alias = 'yes'\n")
+    with pytest.raises(UserError, match="keep_alias"):
+        load_config(root, tmp_path / "store")

@@ -57,7 +57,7 @@ def env(vault, store, tmp_path):
 def test_rename_rewrites_every_form_and_undo_restores(env, vault) -> None:
     config, store = env
     before = snapshot(vault)
-    result = rename(config, store, "Old Note", "New Name")
+    result = rename(config, store, "Old Note", "New Name", keep_alias=True, add_title=True)
     plan = result.plan
     assert plan.new_path == "notes/New Name.md" and plan.new_id == "notes/New Name"
     b = (vault / "other/B.md").read_text()
@@ -67,7 +67,7 @@ def test_rename_rewrites_every_form_and_undo_restores(env, vault) -> None:
         "used:\n"
         "  - '[[notes/New Name|the tool]]'\n"
         "---\n"
-        "Forms: [[New Name]], [[new name|label]], ![[New Name#Head]], [[New Name.md]], [[New Name#^blk]],\n"
+        "Forms: [[New Name]], [[New Name|label]], ![[New Name#Head]], [[New Name.md]], [[New Name#^blk]],\n"
         "[md](../notes/New%20Name.md#Intro), [abs](notes/New%20Name.md), [angle](<../notes/New Name.md>),\n"
         "[[Old Title Alias]] and table [[New Name\\|esc]] and `[[Old Note]]` in code.\n"
         "```\n[[Old Note]] in a fence\n```\n"
@@ -103,9 +103,10 @@ def test_title_only_rename_of_slug_page_keeps_path_and_name_links(make_vault, st
     config = load_config(vault, tmp_path / "store")
     result = rename(config, store, "Renew TLS cert", "Certificate renewal")
     assert result.plan.new_path == "renew-tls.md"
-    assert (vault / "x.md").read_text() == "[[renew-tls]] [[Certificate renewal]] [[CERTIFICATE RENEWAL|shout]] [r](renew-tls.md)\n"
+    # the new name as typed, whatever case the old link used
+    assert (vault / "x.md").read_text() == "[[renew-tls]] [[Certificate renewal]] [[Certificate renewal|shout]] [r](renew-tls.md)\n"
     assert (vault / "renew-tls.md").read_text() == (
-        "---\ntitle: Certificate renewal\ntype: task\naliases:\n  - Renew TLS cert\n---\nbody\n"
+        "---\ntitle: Certificate renewal\ntype: task\n---\nbody\n"  # no alias unless asked
     )
 
 
@@ -164,7 +165,7 @@ def test_hostile_or_bad_names_rejected(env, vault, title, path, error) -> None:
 
 def test_file_name_from_title_is_made_safe(env, vault) -> None:
     config, store = env
-    result = rename(config, store, "Old Note", 'Rule: a/b "quoted"?')
+    result = rename(config, store, "Old Note", 'Rule: a/b "quoted"?', add_title=True)
     assert result.plan.new_path == "notes/Rule - a - b - quoted.md"
     assert frontmatter_fields((vault / result.plan.new_path).read_text())["title"] == 'Rule: a/b "quoted"?'
     assert '[[Rule - a - b - quoted]]' in (vault / "other/C.md").read_text()

@@ -28,20 +28,29 @@ def _op_json(op) -> dict:
 @click.argument("page")
 @click.argument("new_title")
 @click.option("--path", "new_path", default=None, help="New vault-relative file path (.md optional).")
+@click.option("--keep-alias/--no-keep-alias", default=None,
+              help="Add the old title and file name to the page's aliases (default: [rename] keep_alias, off).")
+@click.option("--add-title/--no-add-title", default=None,
+              help="Write a title: key if the page has none (default: [rename] add_title, off).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @vault_options
-def rename_cmd(config: Config, page: str, new_title: str, new_path: str | None, dry_run: bool, as_json: bool) -> None:
+def rename_cmd(
+    config: Config, page: str, new_title: str, new_path: str | None, keep_alias: bool | None,
+    add_title: bool | None, dry_run: bool, as_json: bool,
+) -> None:
     """Rename PAGE to NEW_TITLE (and optionally move it to --path), rewriting
-    every link to it. Undo with `brainwork undo`."""
+    every link to it. The page's own text stays as it was apart from links to
+    itself unless --keep-alias / --add-title. Undo with `brainwork undo`."""
     from brainwork.ops.rename import plan_rename, rename
 
+    flags = {"keep_alias": keep_alias, "add_title": add_title}
     with open_store(config) as store:
         if dry_run:
-            plan = plan_rename(config, store, page, new_title, new_path)
+            plan = plan_rename(config, store, page, new_title, new_path, **flags)
             op = None
         else:
-            result = rename(config, store, page, new_title, new_path)
+            result = rename(config, store, page, new_title, new_path, **flags)
             plan, op = result.plan, result.operation
     if as_json:
         echo_json({**plan.to_json(), "operation": _op_json(op) if op else None, "dry_run": dry_run})

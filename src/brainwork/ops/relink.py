@@ -243,7 +243,11 @@ def _yaml_escape(value: str, quote_char: str | None) -> str:
     return value
 
 
-def _case_like(new: str, written: str, reference: str) -> str:
+def _as_given(new: str, written: str, reference: str) -> str:
+    return new
+
+
+def _keep_case(new: str, written: str, reference: str) -> str:
     if written == reference or not reference:
         return new
     if written == reference.lower() and written != written.upper():
@@ -270,6 +274,7 @@ def choose_target(
     keep_name: bool = True,
     markdown: bool = False,
     source_before: str | None = None,
+    as_typed: bool = False,
 ) -> str | None:
     """New target text (decoded) for a link written as ``written`` on page
     ``source`` (its id after the operation) that must resolve to ``want``.
@@ -278,9 +283,11 @@ def choose_target(
     a link written with ``old_title`` becomes ``new_title``; one written
     with another name (an alias) stays as it is when ``keep_name`` and it
     still resolves. A Markdown link that was relative to its file's folder
-    (``source_before``) stays relative. Returns None when no form resolves
-    to ``want``.
+    (``source_before``) stays relative. ``as_typed`` (rename): the new name
+    is written as given, where otherwise an all-lower/upper-case target keeps
+    its case. Returns None when no form resolves to ``want``.
     """
+    _case_like = _as_given if as_typed else _keep_case
     w = written.strip()
     has_md = w.lower().endswith(".md")
     core = w[:-3] if has_md else w
@@ -412,6 +419,7 @@ def plan_relink(
     keep_name: bool = True,
     force_files: tuple[str, ...] = (),
     watch: set[str] | None = None,
+    as_typed: bool = False,
 ) -> RelinkPlan:
     """Plan link rewrites for pages renamed or merged away.
 
@@ -422,7 +430,8 @@ def plan_relink(
     - ``force_files``: page ids whose file text is wanted in ``texts`` even
       without link changes (the page being renamed);
     - ``watch``: :func:`watch_for` keys; only links matching them (and the
-      links of moved files) are resolved twice. ``None`` checks every link.
+      links of moved files) are resolved twice. ``None`` checks every link;
+    - ``as_typed``: see :func:`choose_target`.
 
     Raises:
         UserError: another link would change target, a file changed since it
@@ -515,7 +524,7 @@ def plan_relink(
             new = choose_target(
                 link.target, src_after, want, after, old_id=r0 or link.target, old_title=old_title,
                 new_title=new_title, keep_name=keep_name or r0 not in redirect,
-                markdown=link.style == "markdown", source_before=pid,
+                markdown=link.style == "markdown", source_before=pid, as_typed=as_typed,
             )
             if new is None:
                 raise UserError(f"{rel}:{link.line}: no link text reaches {want!r} from {src_after!r}")

@@ -1,25 +1,29 @@
-"""Rename a page: a new title and/or a new file path, with every link to it
-rewritten (see :mod:`brainwork.ops.relink` for which links and how), the old
-title kept as an alias, and the whole change undoable.
+"""Rename a page as Obsidian does: a new name and/or a new file path, with
+every link to it rewritten (see :mod:`brainwork.ops.relink` for which links
+and how), and the whole change undoable.
 
-Rules (issue 3 §2):
+Rules (docs/operations.md):
 
-- The title changes through :func:`brainwork.vault.edit.set_field` (only the
-  ``title:`` line; a ``title:`` key is added when the page had none and the
-  wanted title is not what its file name or heading already gives).
-- Without ``new_path``, the file follows the title when the page has no
-  ``title:`` key or its file name was the title (Obsidian style:
-  ``Old Title.md`` -> ``New Title.md``, characters a file name cannot hold
-  replaced by `` - ``); a page with a ``title:`` and a slug file name
-  (``renew-tls-cert.md`` titled "Renew TLS certificate") keeps its path.
-- The old title, and the old file name when the file is renamed, are added
-  to ``aliases`` (or ``alias`` if the page uses that key) so outside
-  references still resolve.
+- Every rewritten link gets the new name as the person typed it (not the
+  case an old link happened to use); a case-only rename (``SQL Tips`` ->
+  ``Sql Tips``) therefore rewrites every spelling.
+- Without ``new_path``, the file follows the name when the page has no
+  ``title:`` key or its file name was the title (``Old Title.md`` ->
+  ``New Title.md``, characters a file name cannot hold replaced by `` - ``);
+  a page with a ``title:`` and a slug file name (``renew-tls-cert.md`` titled
+  "Renew TLS certificate") keeps its path and its ``title:`` line changes.
+- By default the renamed page's own bytes stay as they were apart from links
+  to itself (and that ``title:`` line). Only when asked (``keep_alias`` /
+  ``add_title``, or ``[rename]`` in ``brainwork.toml``, see
+  :class:`brainwork.config.RenameSettings`) are the old names added to
+  ``aliases`` (or ``alias`` if the page uses that key) and a ``title:`` key
+  written into a page that had none.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from brainwork.config import Config
@@ -109,8 +113,9 @@ def check_title(title: str) -> str:
 
 def file_name_for(title: str) -> str:
     """A file stem for ``title``: characters a file name (or wikilink)
-    cannot hold become `` - ``; capped to the file-name byte limit."""
-    stem = _FILE_BAD.sub(" - ", title).strip(" .-")
+    cannot hold become `` - ``; capped to the file-name byte limit; NFC,
+    as a typed name is (a new file is never named in NFD)."""
+    stem = _FILE_BAD.sub(" - ", unicodedata.normalize("NFC", title)).strip(" .-")
     stem = re.sub(r"\s+", " ", stem)
     while len((stem + ".md").encode("utf-8")) > MAX_NAME_BYTES:
         stem = stem[:-1].rstrip(" .-")
@@ -120,7 +125,7 @@ def file_name_for(title: str) -> str:
 def _new_path(pid: str, row: dict, new_title: str | None, new_path: str | None, has_title_field: bool) -> str:
     old_path = row["path"]
     if new_path:
-        p = new_path.strip()
+        p = unicodedata.normalize("NFC", new_path.strip())
         if not p.lower().endswith(".md"):
             p += ".md"
         p = safe_rel_path(p)
@@ -137,11 +142,15 @@ def _new_path(pid: str, row: dict, new_title: str | None, new_path: str | None, 
 
 def plan_rename(
     config: Config, store: Store, page: str, new_title: str | None = None, new_path: str | None = None,
-    *, refresh: bool = True,
+    *, refresh: bool = True, keep_alias: bool | None = None, add_title: bool | None = None,
 ) -> RenamePlan:
     """Plan renaming ``page`` (id, path, title or alias) to ``new_title``
     and/or ``new_path`` (vault-relative, ``.md`` optional). Reads files,
     writes nothing. ``refresh`` re-indexes changed files first.
+    ``keep_alias``: add the old title and old file name to the page's
+    aliases; ``add_title``: write a ``title:`` key when the page has none and
+    its heading or file name would not give the new name. ``None`` takes the
+    vault's ``[rename]`` setting (both off by default).
 
     Raises:
         PageNotFound: no such page.
@@ -179,13 +188,22 @@ def plan_rename(
         clash = [p for p in vl.state if norm(p) == norm(new_id) and p != pid]
         if clash:
             raise UserError(f"{path} would clash with {vl.state[clash[0]]['path']}; choose another name")
+    settings = config.rename
+    keep_alias = settings.keep_alias if keep_alias is None else keep_alias
+    add_title = settings.add_title if add_title is None else add_title
     old_stem = pid.rsplit("/", 1)[-1]
     new_stem = new_id.rsplit("/", 1)[-1]
-    if title is None:
-        title = old_title if (has_title_field or norm(old_title) != norm(old_stem)) else new_stem
-    # Old names kept as aliases: the old title, and the old file name when
-    # the file is renamed (outside references use either).
-    keep = [old_title] + ([old_stem] if norm(old_stem) != norm(new_stem) else [])
+    if not moved and (title is None or title == old_title):
+        raise UserError(f"nothing to rename: {pid!r} already has that title and path")
+    # The title the page has afterwards: the wanted one where a title line is
+    # written (the page has one, or add_title), else what its heading or new
+    # file name gives, as the indexer will read it.
+    write_title = title is not None and (has_title_field or add_title)
+    if not write_title:
+        title = parse_text(path, data, 0, config.thresholds.max_file_bytes).title
+    # Old names kept as aliases only when asked: the old title, and the old
+    # file name when the file is renamed (outside references use either).
+    keep = ([old_title] + ([old_stem] if norm(old_stem) != norm(new_stem) else [])) if keep_alias else []
     aliases = list(row["aliases"] or [])
     names_after = [title, *aliases]
     new_aliases = []
@@ -193,22 +211,21 @@ def plan_rename(
         if norm(name) != norm(title) and all(norm(name) != norm(a) for a in aliases + new_aliases):
             new_aliases.append(name)
     names_after += new_aliases
-    if not moved and title == old_title:
-        raise UserError(f"nothing to rename: {pid!r} already has that title and path")
+    typed = new_title.strip() if new_title is not None else None
 
     before = vl.resolver()
     after = vl.resolver(rename={pid: new_id}, names={new_id: names_after})
     plan = plan_relink(
         config, vl, before, after,
         redirect={pid: new_id}, moved={pid: new_id} if moved else {},
-        titles={pid: (old_title, title)}, force_files=(pid,),
-        watch=watch_for([pid, new_id], [old_title, title, *aliases, *new_aliases]),
+        titles={pid: (old_title, typed or title)}, force_files=(pid,),
+        watch=watch_for([pid, new_id], [old_title, title, *aliases, *new_aliases]), as_typed=True,
     )
     data, page_text, bom = plan.texts[old_path]
     # Title: only the title line; added when the title the page would have
     # anyway (its file name or first heading) is not the wanted one.
     current = parse_text(path, (bom + page_text).encode("utf-8"), 0, config.thresholds.max_file_bytes).title
-    if current != title:
+    if write_title and current != title:
         page_text = set_field(page_text, "title", title)
     key = "alias" if "alias" in fields and "aliases" not in fields else "aliases"
     for name in new_aliases:
@@ -229,13 +246,14 @@ def plan_rename(
 
 def rename(
     config: Config, store: Store, page: str, new_title: str | None = None, new_path: str | None = None,
+    *, keep_alias: bool | None = None, add_title: bool | None = None,
 ) -> RenameResult:
     """Plan and apply a rename (undoable: one entry in the undo log).
 
     Returns a :class:`RenameResult`. Raises as :func:`plan_rename` and
     :func:`brainwork.ops.changeset.apply`.
     """
-    plan = plan_rename(config, store, page, new_title, new_path)
+    plan = plan_rename(config, store, page, new_title, new_path, keep_alias=keep_alias, add_title=add_title)
     op = changeset.apply(
         config, store, "rename", plan.summary(), plan.changes,
         details={
