@@ -176,9 +176,9 @@ class Thresholds:
       ~3.3 ms at 10k; building the index ~2 s per 1,000 rows; issue 4).
     - ``recall_min_similarity``: a prior task joins a recall answer on its
       own evidence when max(cosine to the task page, best cosine to one of
-      its corrections) + the weighted title/tag overlap reaches this (0..1;
-      brainwork.learn.recall; tasks teaching the same lesson as one that
-      joined come in through ``lesson_similarity``). Measured on
+      its corrections) + the weighted title/tag overlap reaches this, and
+      once one did, others whose whole ranking score reaches it (0..1;
+      brainwork.learn.recall). Measured on
       benchmarks/lessons/ (``python -m benchmarks.bench_recall``,
       all-MiniLM-L6-v2): the best relevant task of 21 of the 22 queries
       reaches 0.35-0.98 (the last 0.28), the best task for the six
@@ -194,8 +194,8 @@ class Thresholds:
       tags) added to the cosine similarity when ranking prior tasks.
     - ``recall_situation_weight``: weight of the best cosine between the
       description and one of a task's corrections (what went wrong, in which
-      situation). On the recall benchmark 0.5-0.7 score alike; without it
-      recall@3 falls from 0.77 to 0.68 (page cosine alone).
+      situation). On the recall benchmark 0.5-0.7 score alike (recall@3
+      0.80-0.79); without it recall@3 falls to 0.68 (page cosine alone).
     - ``recall_lesson_weight``: weight of the best cosine between a task's
       corrections and those of the two best-scoring tasks (same lesson,
       other surface). On the benchmark 0.2-0.4 add about 0.03 recall@3.
@@ -238,7 +238,7 @@ class Thresholds:
     recall_tasks: int = 3
     recall_overlap_weight: float = 0.2
     recall_relative_cutoff: float = 0.75
-    recall_situation_weight: float = 0.7
+    recall_situation_weight: float = 0.5
     recall_lesson_weight: float = 0.4
 
     def with_overrides(self, values: dict[str, object]) -> "Thresholds":

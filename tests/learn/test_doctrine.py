@@ -1,4 +1,5 @@
-"""The doctrine holds exactly the active rules (issue 4 §5)."""
+"""The doctrine: exactly the active rules, most corrected first, within a
+hard budget, and scoped to a project when asked (``--cwd``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import json
 
 from click.testing import CliRunner
 
-from brainwork.learn.doctrine import doctrine, doctrine_from_vault, tokens_of
+import subprocess
+import sys
+from pathlib import Path
+
+from brainwork.learn.doctrine import doctrine, doctrine_from_vault, in_scope, project_of, tokens_of
 from brainwork.learn.rules import approve
 from brainwork.vault.parse import parse_file
 
@@ -28,7 +33,9 @@ def test_exactly_the_active_rules(sample_config, sample_store):
     doc = doctrine(config, store)
     ids = [r.id for r in doc.rules]
     assert set(ids) == active_in_vault(config) == {"rules/verify-full-cert-chain", "rules/backup-and-dry-run-before-migration"}
-    assert ids == ["rules/verify-full-cert-chain", "rules/backup-and-dry-run-before-migration"]  # by activation date
+    # most corrected first, then newest
+    evidence = {r.id: r.evidence for r in doc.rules}
+    assert [r.evidence for r in doc.rules] == sorted(evidence.values(), reverse=True)
     for r in doc.rules:
         assert r.rule in doc.text and f"({r.id})" in doc.text
     for absent in ("rules/verify-leaf-cert", "rules/cite-sources-in-posts", "rules/retry-failed-ci-jobs-automatically"):
@@ -43,7 +50,7 @@ def test_exactly_the_active_rules(sample_config, sample_store):
 
 def test_over_budget_names_the_costliest_rules(sample_config, sample_store):
     doc = doctrine(sample_config, sample_store, budget=100)
-    assert doc.over_budget
+    assert doc.over_budget and len(doc.text) <= 400 and doc.omitted
     warning = doc.warning()
     costliest = doc.costliest(1)[0]
     assert costliest.id == "rules/backup-and-dry-run-before-migration"
@@ -55,7 +62,7 @@ def test_approved_rule_joins_the_doctrine(learn_vault):
     config, store = learn_vault
     approve(config, store, "rules/read-ci-log-before-rerun", today="2026-11-29")
     ids = [r.id for r in doctrine(config, store).rules]
-    assert ids[-1] == "rules/read-ci-log-before-rerun" and set(ids) == active_in_vault(config)
+    assert "rules/read-ci-log-before-rerun" in ids and set(ids) == active_in_vault(config)
 
 
 def test_cli_doctrine(sample_config):
@@ -70,5 +77,99 @@ def test_cli_doctrine(sample_config):
     res = runner.invoke(cli, ["doctrine", "--format", "json", "--budget", "50", *v])
     assert res.exit_code == 0
     data = json.loads(res.stdout)
-    assert data["over_budget"] is True and len(data["rules"]) == 2
+    assert data["over_budget"] is True and data["rules"] == [] and data["omitted_count"] == 2
+    assert len(data["text"]) <= 200 and "2 more active rules left out" in data["text"]
+    assert {"rules", "tokens", "budget", "over_budget", "text"} <= set(data) and data["unit"] == "tokens"
     assert "warning" in res.stderr and "costliest rules" in res.stderr
+
+
+RULE = """---
+type: rule
+title: {title}
+rule: {text}
+why: it went wrong {n} times
+status: active
+activated: 2026-10-{day:02d}
+{extra}---
+"""
+
+
+def _rulebook(make_vault, n: int = 11, scoped: dict[int, str] | None = None) -> Path:
+    """A vault of ``n`` active rules; rule k has k corrections as evidence;
+    ``scoped`` gives some of them a ``scope:`` block."""
+    files = {}
+    for k in range(1, n + 1):
+        links = "".join(f"  - '[[corrections/c{k}-{j}]]'\n" for j in range(k))
+        extra = f"evidence:\n{links}" + ((scoped or {}).get(k, ""))
+        files[f"rules/r{k:02d}.md"] = RULE.format(title=f"Rule {k}", text=f"Do the careful thing number {k} " * 12,
+                                                  n=k, day=k, extra=extra)
+        for j in range(k):
+            files[f"corrections/c{k}-{j}.md"] = (f"---\ntype: correction\ntitle: c{k}-{j}\nwrong: w\ncorrect: c\n"
+                                                 f"why: y\nstatus: promoted\npromoted_to: '[[rules/r{k:02d}]]'\n---\n")
+    return make_vault(files)
+
+
+def _run(vault: Path, *args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("brainwork")
+    return subprocess.run([str(exe), *args, "--vault", str(vault)], capture_output=True, text=True, timeout=120)
+
+
+def test_budget_is_a_hard_cap_on_stdout_most_corrected_first(make_vault):
+    vault = _rulebook(make_vault)
+    full = _run(vault, "doctrine", "--budget", "100000")
+    assert full.returncode == 0 and "(11)" in full.stdout
+    for budget in (50, 300, 600):
+        res = _run(vault, "doctrine", "--budget", str(budget))
+        assert res.returncode == 0, res.stderr
+        assert len(res.stdout) <= 4 * budget, (budget, len(res.stdout))
+        assert "left out" in res.stdout and "brainwork doctrine --budget" in res.stdout
+    res = _run(vault, "doctrine", "--budget", "600")
+    shown = [line.split("(rules/")[1].split(")")[0] for line in res.stdout.splitlines() if "(rules/" in line]
+    assert shown and shown == [f"r{k:02d}" for k in range(11, 11 - len(shown), -1)]  # most evidence first
+    left = 11 - len(shown)
+    assert f"({left} more active rules left out" in res.stdout
+    data = json.loads(_run(vault, "doctrine", "--format", "json", "--budget", "600").stdout)
+    assert [r["id"] for r in data["rules"]] == [f"rules/{s}" for s in shown] and data["omitted_count"] == left
+    # the default fits a hook
+    default = _run(vault, "doctrine")
+    assert len(default.stdout) <= 10_000
+    # the store-free fallback agrees
+    from brainwork.config import load_config
+    from brainwork.store import Store
+
+    config = load_config(vault)
+    with Store(config.store) as store:
+        assert doctrine(config, store, 600).text == doctrine_from_vault(config, 600).text == res.stdout
+
+
+def test_scope_with_cwd(make_vault, tmp_path):
+    vault = _rulebook(make_vault, n=3, scoped={
+        2: "scope: [payments-service]\n",
+        3: "scope:\n  - '*/infra/*'\n",
+    })
+    repo = tmp_path / "src" / "payments-service"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "lib" / "deep").mkdir(parents=True)
+    other = tmp_path / "src" / "website"
+    other.mkdir(parents=True)
+    infra = tmp_path / "ops" / "infra" / "dns"
+    infra.mkdir(parents=True)
+    assert project_of(repo / "lib" / "deep") == (repo.resolve(), "payments-service")
+    assert project_of(other)[1] == "website"
+
+    def ids(cwd):
+        out = _run(vault, "doctrine", "--format", "json", *(["--cwd", str(cwd)] if cwd else []))
+        assert out.returncode == 0, out.stderr
+        return sorted(r["id"] for r in json.loads(out.stdout)["rules"]), json.loads(out.stdout)
+
+    assert ids(None)[0] == ["rules/r01", "rules/r02", "rules/r03"]  # no cwd: no scope applied
+    got, data = ids(repo / "lib" / "deep")
+    assert got == ["rules/r01", "rules/r02"] and data["project"] == "payments-service" and data["out_of_scope"] == 1
+    assert ids(other)[0] == ["rules/r01"]
+    assert ids(infra)[0] == ["rules/r01", "rules/r03"]
+    # the store-free fallback applies the same scope
+    from brainwork.config import load_config
+
+    config = load_config(vault)
+    assert sorted(r.id for r in doctrine_from_vault(config, cwd=repo).rules) == ["rules/r01", "rules/r02"]
+    assert in_scope([], other) and in_scope(["Payments-Service"], repo) and not in_scope(["payments-service"], other)

@@ -1,5 +1,6 @@
 """Recall on sample_vault/ with the real model: a new task like an old one
-surfaces that task and its correction, and not unrelated work."""
+surfaces that task and what it taught (its corrections as lessons), never
+the doctrine, within a hard budget."""
 
 from __future__ import annotations
 
@@ -47,8 +48,9 @@ def test_similar_task_surfaces_task_and_its_correction(embedded_sample, embedder
     config, store = embedded_sample
     r = recall(config, store, description, embedder=embedder, record=False)
     ids = [t.id for t in r.tasks]
-    assert ids[0] == task
-    assert {_class(t) for t in ids} == {cls}, f"unrelated tasks surfaced: {ids}"
+    assert task in ids and len(ids) <= 3  # tasks that taught the same lesson may rank above it
+    # the best match is of the same kind; the rest may be neighbours (the Postgres upgrade itself for a post about it)
+    assert _class(ids[0]) == cls, f"an unrelated task ranked first: {ids}"
     corrections = [x.id for x in r.related if x.kind == "correction"]
     assert correction in corrections
     assert task in r.text and correction in r.text
@@ -58,17 +60,16 @@ def test_similar_task_surfaces_task_and_its_correction(embedded_sample, embedder
 def test_unrelated_description_finds_no_task(embedded_sample, embedder):
     config, store = embedded_sample
     r = recall(config, store, "Plan the team offsite dinner menu", embedder=embedder, record=False)
-    assert r.tasks == [] and "none similar enough" in r.text
+    assert r.tasks == [] and "No prior task is similar enough" in r.text
 
 
-def test_doctrine_comes_first_and_one_hop_items_qualify(embedded_sample, embedder):
+def test_no_doctrine_and_one_hop_items_qualify(embedded_sample, embedder):
     config, store = embedded_sample
     r = recall(config, store, "Rotate the wildcard certificate on the edge proxy", embedder=embedder, record=False)
     active = {row.id for row in rstore.active_rule_rows(store)}
-    assert {x.id for x in r.rules} == active and active
-    lines = r.text.splitlines()
-    assert lines[1].startswith("## Doctrine") and lines[2].startswith("- rules/")
-    assert r.text.index("## Doctrine") < r.text.index("## Prior tasks")
+    assert active and r.rules == [] and "Doctrine" not in r.text
+    assert not any(a in r.text for a in active)
+    assert 1 <= len(r.tasks) <= 3 and [t.rank for t in r.tasks] == list(range(1, len(r.tasks) + 1))
     from brainwork.store import graph
 
     for x in r.related:
@@ -80,26 +81,29 @@ def test_doctrine_comes_first_and_one_hop_items_qualify(embedded_sample, embedde
             assert f["right_choice"] == "true"
         elif x.kind == "correction":
             assert f.get("status") != "dismissed"
+            assert f"{' '.join(f['wrong'].split())[:40]}" in x.text and " -> " in x.text
     assert any(x.kind == "tool" for x in r.related)
-    # every line after the headings names a page id
+    lines = r.text.splitlines()
     for line in lines:
-        if line.startswith(("- ", "  - ")) and "more" not in line:
-            assert re.search(r"(rules|tasks|corrections|sources|tools)/[\w.-]+", line), line
+        if line.startswith("- "):
+            assert re.search(r"(tasks|corrections|sources|tools)/[\w.-]+", line), line
+    assert any(line.startswith("- lesson (corrections/") for line in lines)
 
 
-def test_budget_is_respected(embedded_sample, embedder):
+def test_budget_is_hard(embedded_sample, embedder):
     config, store = embedded_sample
     desc = "Renew the TLS certificate for api.acme.example"
-    full = recall(config, store, desc, budget=20000, embedder=embedder, record=False)
-    assert not full.truncated
-    small = recall(config, store, desc, budget=600, embedder=embedder, record=False)
-    assert small.truncated and small.chars <= 600 and "budget reached" in small.text
-    assert set(small.served) < set(full.served)
-    for pid in small.served:
-        assert pid in small.text
-    # the doctrine may take at most its share: prior work still shows
+    full = recall(config, store, desc, budget=20000, embedder=embedder, record=False, index=True)
+    assert not full.truncated and full.index and "## Index" in full.text
+    for budget in (40, 120, 300, 600, 900):
+        small = recall(config, store, desc, budget=budget, embedder=embedder, record=False, index=True)
+        assert small.chars == len(small.text) <= budget, (budget, small.chars)
+        assert small.truncated and small.left_out > 0
+        assert set(small.served) <= set(full.served)
+        for pid in small.served:
+            assert pid in small.text
     mid = recall(config, store, desc, budget=900, embedder=embedder, record=False)
-    assert mid.tasks and mid.tasks[0].id in mid.text
+    assert "left out (budget reached" in mid.text and mid.tasks[0].id in mid.text
     with pytest.raises(UserError):
         recall(config, store, "   ", embedder=embedder)
 
@@ -112,8 +116,7 @@ def test_recall_hits_are_recorded(embedded_sample, embedder):
     assert r.served
     for pid in set(r.served):
         assert after[pid].count == (before[pid].count if pid in before else 0) + r.served.count(pid)
-    rule = next(x.id for x in r.rules)
-    assert "rule" in after[rule].kinds
+    assert "task" in {k for pid in set(r.served) for k in after[pid].kinds}
     assert rstore.recall_hits(store, since="2999-01-01") == {}
 
 
@@ -142,8 +145,14 @@ def test_cli_recall_and_embed_on_a_small_vault(make_vault):
     out = json.loads(r.output)
     assert [t["id"] for t in out["tasks"]] == ["tasks/2026-01-01-renew-cert"]
     assert [x["id"] for x in out["related"]] == ["corrections/c1"]
-    assert [x["id"] for x in out["rules"]] == ["rules/r1"]
+    assert out["rules"] == [] and out["tasks"][0]["rank"] == 1 and "rules/r1" not in out["text"]
+    assert "served the leaf only -> serve fullchain.pem (strict clients fail)" in out["text"]
     r = runner.invoke(cli, ["recall", "--vault", str(vault), "--budget", "300", "renew certificate"])
     assert r.exit_code == 0 and r.output.startswith("# Recall: renew certificate") and len(r.output) <= 300
-    r = runner.invoke(cli, ["recall", "--vault", str(vault), "--budget", "10", "x"])
+    r = runner.invoke(cli, ["recall", "--vault", str(vault), "--budget", "60", "renew", "certificate"])
+    assert r.exit_code == 0 and len(r.output) <= 60
+    r = runner.invoke(cli, ["recall", "--vault", str(vault), "--json", "--index", "renew", "certificate"])
+    idx = json.loads(r.output)["index"]
+    assert {"id": "rules/r1", "title": "Check the chain", "type": "rule"} in idx
+    r = runner.invoke(cli, ["recall", "--vault", str(vault), "--budget", "0", "x"])
     assert r.exit_code == 2

@@ -24,10 +24,9 @@ of every answer.
   GitHub Actions one) but whose correction is the same.
 
 A task joins on its own evidence — ``max(task, situation)`` plus the
-weighted overlap reaches ``recall_min_similarity`` (the sum above is for
-ranking: a sum of small similarities is no evidence) — or, once some task
-did, when its ``lesson`` cosine reaches ``lesson_similarity`` (the same
-lesson, as consolidation's lessons use it); best first, at most
+weighted overlap reaches ``recall_min_similarity`` (the sum above ranks; a
+sum of small similarities is no evidence) — or, once some task did, when
+its whole score reaches it too; best first, at most
 ``recall_tasks`` of them (:mod:`brainwork.thresholds`; the figures that
 chose them are in docs/learning-loop.md, ``benchmarks/bench_recall.py``).
 Without vectors of the current embedder the score is the word overlap alone
@@ -274,11 +273,11 @@ def rank_tasks(
         mine = [vecs[c] for c in corrections[t.id] if c in vecs]
         if amat is not None and mine:
             lesson = float(np.max(np.stack(mine) @ amat.T))
-        # A task joins on its own evidence, or (when some task did) by teaching the same lesson.
-        if evidence(t.id) < th.recall_min_similarity and lesson < th.lesson_similarity:
-            continue
         s, sit, ov = base[t.id]
         total = base_score(t.id) + th.recall_lesson_weight * lesson
+        # A task joins on its own evidence, or, once some task did, on its whole score.
+        if evidence(t.id) < th.recall_min_similarity and (not anchors or total < th.recall_min_similarity):
+            continue
         scored.append(RecallItem("task", t.id, t.title, _task_text(t), score=round(total, 4), similarity=round(s, 4),
                                  overlap=round(ov, 4), situation=round(sit, 4), lesson=round(lesson, 4)))
     return _cut(scored, th, floor=None), True
