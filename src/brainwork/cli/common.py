@@ -98,10 +98,16 @@ def served() -> Served | None:
     return obj.get("served") if isinstance(obj, dict) else None
 
 
-def echo(message: Any = None, *, err: bool = False, nl: bool = True) -> None:
+def echo(message: Any = None, *, err: bool = False, nl: bool = True, raw: bool = False) -> None:
     """``click.echo`` to the client's stdout/stderr: the process's own, or
     the owner's buffers for a served command. Every command prints through
-    this."""
+    this. Text has its control characters shown as escapes
+    (:func:`brainwork.display.printable`: vault text may hold terminal
+    sequences); ``raw`` is for output already made safe (JSON)."""
+    if isinstance(message, str) and not raw:
+        from brainwork.display import printable
+
+        message = printable(message)
     here = served()
     if here is None:
         click.echo(message, err=err, nl=nl)
@@ -305,7 +311,9 @@ def synced(config: Config, store) -> None:
 
 
 def echo_json(data: Any) -> None:
-    echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    from brainwork.display import json_safe
+
+    echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False, default=str)), raw=True)
 
 
 @contextmanager
