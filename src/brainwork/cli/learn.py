@@ -14,7 +14,7 @@ import time
 
 import click
 
-from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.vocabulary import TYPE_FIELDS
@@ -190,6 +190,9 @@ def embed_cmd(config: Config, as_json: bool) -> None:
 
 
 # -- recall ----------------------------------------------------------------------
+#: Pages a served recall embeds per hold of the owner's store.
+SERVED_EMBED_CHUNK = 128
+
 @click.command("recall")
 @click.argument("description", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (tasks with rank, id, score and its terms).")
@@ -210,14 +213,29 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
     """
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.learn.recall import recall
+    from brainwork.store import graph
 
     text = " ".join(description)
-    with open_store(config) as store:
-        synced(config, store)
+    if served() is not None:
+        # In the store's owner: the model is warm, and pages that still need
+        # vectors are embedded a chunk per hold of the store, so the
+        # workbench's own reads and other agents get it between chunks.
         emb = get_embedder(config)
-        with progress_bar("embedding", not as_json) as progress:
-            embed_pages(config, store, progress=progress, embedder=emb)
-        answer = recall(config, store, text, budget, embedder=emb, record=not no_record, index=with_index)
+        with open_store(config) as store:
+            synced(config, store)
+            ids = [p.id for p in graph.list_pages(store)]
+        for start in range(0, len(ids), SERVED_EMBED_CHUNK):
+            with open_store(config) as store:
+                embed_pages(config, store, ids=ids[start : start + SERVED_EMBED_CHUNK], embedder=emb)
+        with open_store(config) as store:
+            answer = recall(config, store, text, budget, embedder=emb, record=not no_record, index=with_index)
+    else:
+        with open_store(config) as store:
+            synced(config, store)
+            emb = get_embedder(config)
+            with progress_bar("embedding", not as_json) as progress:
+                embed_pages(config, store, progress=progress, embedder=emb)
+            answer = recall(config, store, text, budget, embedder=emb, record=not no_record, index=with_index)
     if emb.lexical:
         echo(f"brainwork: warning: {emb.status}", err=True)
     if as_json:
