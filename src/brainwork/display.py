@@ -46,3 +46,19 @@ def json_safe(encoded: str) -> str:
     terminal acts on. Safe because those characters can only occur inside
     JSON strings."""
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
+def _pictures() -> dict[int, str | None]:
+    table: dict[int, str | None] = {c: chr(0x2400 + c) for c in range(0x20) if c not in (0x09, 0x0A)}
+    table[0x0D] = None  # CR: dropped, so a CRLF line end is a line end (Rich and Textual do the same)
+    table[0x7F] = "\u2421"  # DEL
+    for c in (*range(0x80, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)):
+        table[c] = "\ufffd"
+    return table
+
+
+#: ``str.translate`` table for a screen that lays text out cell by cell (the
+#: workbench): each control character becomes ONE visible character (a
+#: Unicode control picture, ``ESC`` -> U+241B; C1 and bidi controls ->
+#: U+FFFD), so styled spans over the text keep their offsets.
+CONTROL_PICTURES: dict[int, str | None] = _pictures()
