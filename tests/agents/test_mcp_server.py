@@ -116,7 +116,7 @@ async def test_tools_list_and_each_tool_answers(sample_vault_copy, tmp_path):
         assert any(e["other"] == task for e in r.structured_content["edges"]["in"])
 
         r = await _ok(s, "recall", task="renew the partner endpoint certificate")
-        assert "Renew" in _text(r) and r.structured_content["rules"]
+        assert "Renew" in _text(r) and r.structured_content["tasks"]
     assert owner.status(load_config(vault)) is None  # the server never became the store's owner
 
 

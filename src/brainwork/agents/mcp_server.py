@@ -58,8 +58,10 @@ SEARCH_LIMIT_MAX = 50
 #: beside the tool list, so it says when to call what.
 INSTRUCTIONS = """\
 brainwork is the user's curated work memory (a vault of Markdown pages).
-- Call `recall` with a one-sentence description before starting a task: it returns the rules the \
-user approved (the doctrine) and the most relevant prior work. Follow the doctrine.
+- Call `doctrine` at the start of a session: the rules the user approved from past corrections. \
+Follow them.
+- Call `recall` with a one-sentence description before starting a task: it returns the most relevant \
+prior tasks with what they taught (corrections, sources, tools).
 - Call `capture_correction` whenever the user corrects you: what you did wrong, what is correct, why.
 - Call `capture_task` when you finish a task (request, summary, outcome, and the tools, sources and \
 artifacts involved); `capture_source`, `capture_tool`, `capture_decision`, `capture_artifact` for \
@@ -81,7 +83,7 @@ _TOOL_TEXT: dict[str, str] = {
         "what is correct, `why` why it matters (all three required, each one or two sentences in your "
         "own words). Name the task it corrects in `task` when you captured one. Corrections are "
         "consolidated into candidate rules that the user approves; approved rules come back through "
-        "`doctrine` and `recall`."
+        "`doctrine`."
     ),
     "source": (
         "Record a source you relied on (a document, web page, ticket, person's statement) so it can be "
@@ -320,16 +322,16 @@ def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
         task: Annotated[str, Field(description="What you are about to do, in a sentence or two.")],
         budget: Annotated[int | None, Field(description="Size of the answer in characters (default: the vault's setting).", ge=200)] = None,
     ) -> CallToolResult:
-        """Call recall before starting a task: describe the task and get back the doctrine (the rules
-        the user approved) plus the most relevant prior tasks, corrections and pages, compactly. Follow
-        the rules it returns."""
+        """Call recall before starting a task: describe the task and get back the most relevant prior
+        tasks with what they taught (their corrections, the sources that held up, the right tools),
+        compactly. The rules themselves come from doctrine."""
         argv = ["recall", "--json"] + (["--budget", str(budget)] if budget else []) + ["--", task]
         data = _json_command(config, argv)
         return _result(data.get("text", ""), data)
 
     def doctrine() -> CallToolResult:
         """The doctrine: the active rules learned from past corrections and approved by the user, as a
-        compact Markdown block. Read it at the start of a session and follow it (recall includes it)."""
+        compact Markdown block. Call it at the start of a session and follow it."""
         data = doctrine_data(config)
         return _result(data.get("text", ""), data)
 

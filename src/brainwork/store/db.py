@@ -119,10 +119,11 @@ class Store:
             self._db = kuzu.Database(str(self.db_path), read_only=read_only, buffer_pool_size=_buffer_pool_bytes())
         except RuntimeError as exc:
             msg = str(exc)
-            # ``graph.kuzu.shadow: No such file or directory``: another process
-            # was closing the database (its checkpoint removes the shadow file)
-            # while this one opened it. As passing as the lock itself: retry.
-            if "lock" in msg.lower() or ".shadow" in msg:
+            # ``graph.kuzu.shadow: No such file or directory`` or ``Error
+            # removing ... graph.kuzu.wal``: another process was closing the
+            # database (its checkpoint removes the shadow and WAL files) while
+            # this one opened it. As passing as the lock itself: retry.
+            if "lock" in msg.lower() or ".shadow" in msg or (".wal" in msg and "removing" in msg):
                 raise StoreBusy(
                     f"the store {self.db_path} is in use by another brainwork process; close it and try again"
                 ) from None
