@@ -67,7 +67,7 @@ def test_gate_keeps_every_plugin_example(name):
     text = PROSE + EXAMPLES[name] + "\n" + PROSE
     full = full_scan("note.md", text)
     assert full, f"detect-secrets itself finds nothing in the {name!r} example"
-    gated = scan_texts([("note.md", text)])["note.md"]
+    gated = scan_texts([("note.md", text)], extra=False)["note.md"]
     assert [h.line for h in gated] == sorted({line for line, _ in full}) == [2]
     assert set(gated[0].kinds) == {kind for _, kind in full}
 
@@ -98,7 +98,7 @@ def test_gate_equals_full_scan_on_real_pages(repo_root: Path, obsidian_help: Pat
         rel = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8").lstrip("\ufeff")
         full = full_scan(rel, text)
-        gated = scan_texts([(rel, text)]).get(rel, [])
+        gated = scan_texts([(rel, text)], extra=False).get(rel, [])
         assert sorted((h.line, k) for h in gated for k in h.kinds) == full, rel
 
 
@@ -106,6 +106,6 @@ def test_text_whose_lower_case_changes_length_is_still_gated():
     # "İ".lower() is two characters, so the gate falls back to case-insensitive patterns
     text = "İstanbul office notes\n" + EXAMPLES["keyword"] + "\n" + EXAMPLES["softlayer url"].upper() + "\n"
     assert "İ".lower() != "i" and len(text.lower()) != len(text)
-    hits = scan_texts([("a.md", text)])["a.md"]
+    hits = scan_texts([("a.md", text)], extra=False)["a.md"]
     assert [h.line for h in hits] == [line for line in (2, 3) if any(l == line for l, _ in full_scan("a.md", text))]
     assert 2 in [h.line for h in hits]

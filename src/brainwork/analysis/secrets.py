@@ -7,7 +7,11 @@ JWTs, basic-auth URLs, high-entropy quoted strings, ``password = "..."``
 assignments, ...) and its default false-positive filters, run through its
 line scanner (``detect_secrets.core.scan``) with the page's file name, so
 Markdown files get its rules for "other" files (keywords need a quoted
-value). The ``IPPublicDetector`` plugin is left out: an IP address is not a
+value); detect-secrets is used through its public API only
+(``SecretsCollection``, ``transient_settings``; pinned in pyproject.toml).
+:mod:`brainwork.analysis.secret_patterns` adds the unquoted shapes a memory
+holds (frontmatter passwords, ``.env`` lines, ``sk-`` keys, bare high-entropy
+tokens) and leaves out documented placeholders. The ``IPPublicDetector`` plugin is left out: an IP address is not a
 credential.
 
 detect-secrets costs ~0.2 ms a line (27 plugins and their filters), far too
@@ -27,6 +31,9 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable
+
+from brainwork.analysis.secret_patterns import is_placeholder
+from brainwork.analysis.secret_patterns import scan_text as own_patterns
 
 #: Patterns with a fast literal start, each a necessary condition of some plugins.
 _GATES: tuple[re.Pattern, ...] = tuple(
@@ -82,7 +89,7 @@ _DISABLED_PLUGINS = ("IPPublicDetector",)
 
 
 #: Generic detectors, reported only when no specific one names the value.
-_GENERIC = ("Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String")
+_GENERIC = ("Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String", "High Entropy String")
 
 
 @dataclass(frozen=True)
@@ -151,11 +158,13 @@ def _plugins_config() -> dict:
     }
 
 
-def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, list[SecretHit]]:
+def scan_texts(items: Iterable[tuple[str, str]], extra: bool = True) -> dict[str, list[SecretHit]]:
     """Scan file texts for credentials.
 
     Args:
         items: ``(vault-relative path, full file text)`` pairs.
+        extra: also report :mod:`brainwork.analysis.secret_patterns`'s
+            shapes (False: detect-secrets alone, as :func:`full_scan`).
 
     Returns:
         ``{path: [SecretHit, ...]}`` for the files with hits, one hit per
@@ -181,30 +190,58 @@ def scan_texts(items: Iterable[tuple[str, str]]) -> dict[str, list[SecretHit]]:
             b = big.find("\n", a)
             lines.append((text.count("\n", 0, a - base) + 1, big[a : len(big) if b < 0 else b]))
         todo.append((path, lines))
+    found_by_path = _detect(todo)
+    for path, text in items if extra else ():  # shapes detect-secrets does not report in Markdown
+        for h in own_patterns(text):
+            found_by_path.setdefault(path, {}).setdefault(h.line, []).append((h.kind, h.value))
+    out: dict[str, list[SecretHit]] = {}
+    for path, by_line in found_by_path.items():
+        hits = []
+        for line in sorted(by_line):
+            found = by_line[line]
+            kinds = tuple(dict.fromkeys(k for k, _ in found))
+            # the longest value of the most specific detector: a token regex
+            # may capture only its prefix ("ghp"), the generic ones the whole value
+            specific = [f for f in found if f[0] not in _GENERIC] or found
+            kind = specific[0][0]
+            value = max((v for _, v in found), key=len)
+            digest = hashlib.sha256(value.encode()).hexdigest()[:12]
+            hits.append(SecretHit(line, kind, kinds, mask(value), digest))
+        if hits:
+            out[path] = hits
+    return out
+
+
+def _detect(todo: list[tuple[str, list[tuple[int, str]]]]) -> dict[str, dict[int, list[tuple[str, str]]]]:
+    """detect-secrets over the given lines through its public API
+    (``SecretsCollection.scan_file`` under ``transient_settings``): the lines
+    of each file are written, in order, to a temporary ``.md`` file (so the
+    Markdown rules apply) and each hit is mapped back to its file and line.
+    Documented placeholders (:func:`is_placeholder`) are dropped.
+    Returns ``{path: {line: [(type, value), ...]}}``."""
     if not todo:
         return {}
-    from detect_secrets.core.scan import _process_line_based_plugins
+    import os
+    import tempfile
+
+    from detect_secrets import SecretsCollection
     from detect_secrets.settings import transient_settings
 
-    out: dict[str, list[SecretHit]] = {}
-    with transient_settings(_plugins_config()):
+    out: dict[str, dict[int, list[tuple[str, str]]]] = {}
+    with tempfile.TemporaryDirectory(prefix="brainwork-secrets-") as folder, transient_settings(_plugins_config()):
         for path, lines in todo:
-            by_line: dict[int, list[tuple[str, str]]] = {}
-            for secret in _process_line_based_plugins(lines, filename=path):
-                by_line.setdefault(secret.line_number, []).append((secret.type, secret.secret_value or ""))
-            hits = []
-            for line in sorted(by_line):
-                found = by_line[line]
-                kinds = tuple(dict.fromkeys(k for k, _ in found))
-                # the longest value of the most specific detector: a token regex
-                # may capture only its prefix ("ghp"), the generic ones the whole value
-                specific = [f for f in found if f[0] not in _GENERIC] or found
-                kind = specific[0][0]
-                value = max((v for _, v in found), key=len)
-                digest = hashlib.sha256(value.encode()).hexdigest()[:12]
-                hits.append(SecretHit(line, kind, kinds, mask(value), digest))
-            if hits:
-                out[path] = hits
+            tmp = os.path.join(folder, "page.md")
+            with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as fh:
+                # a lone CR would start a new line when detect-secrets reads the file back
+                fh.write("\n".join(text.replace("\r", " ") for _, text in lines))
+            found = SecretsCollection()
+            found.scan_file(tmp)
+            for _, secret in found:
+                value = secret.secret_value or ""
+                if is_placeholder(value):
+                    continue
+                line = lines[secret.line_number - 1][0]
+                out.setdefault(path, {}).setdefault(line, []).append((secret.type, value))
     return out
 
 
@@ -212,9 +249,5 @@ def full_scan(path: str, text: str) -> list[tuple[int, str]]:
     """``(line, type)`` of every hit when detect-secrets scans *every* line
     of ``text`` (no gate). Slow; used by the tests to prove the gate loses
     nothing."""
-    from detect_secrets.core.scan import _process_line_based_plugins
-    from detect_secrets.settings import transient_settings
-
     lines = list(enumerate(text.split("\n"), start=1))
-    with transient_settings(_plugins_config()):
-        return sorted({(s.line_number, s.type) for s in _process_line_based_plugins(lines, filename=path)})
+    return sorted({(line, kind) for line, hits in _detect([(path, lines)]).get(path, {}).items() for kind, _ in hits})

@@ -1,0 +1,124 @@
+"""Credential shapes detect-secrets does not report in Markdown, and the
+documented placeholders that are not credentials.
+
+detect-secrets runs Markdown through its rules for "other" files: a keyword
+needs a quoted value (``password = "..."``) and the entropy plugins look only
+at quoted strings. An agent's memory writes them unquoted: YAML frontmatter
+(``password: hunter2``), ``.env`` lines (``STRIPE_SECRET=...``,
+``OPENAI_API_KEY=sk-...``) and bare tokens in prose. This module finds those
+and is the one place that says which values are placeholders:
+
+- :data:`ASSIGNMENT`: a key named like a credential (``password``, ``passwd``,
+  ``pwd``, ``secret``, ``token``, ``api_key``, and every ``*_KEY``,
+  ``*_TOKEN``, ``*_SECRET``, ``*_PASSWORD``) followed by ``:`` or ``=`` and a
+  value of at least :data:`MIN_ASSIGNED` characters on the same line;
+- :data:`OPENAI_KEY`: ``sk-`` and ``sk-proj-`` keys (the current OpenAI
+  formats carry no ``T3BlbkFJ`` marker, which detect-secrets' plugin needs);
+- :func:`high_entropy`: an unquoted run of at least :data:`MIN_ENTROPY_CHARS`
+  base64 characters with digits and letters whose Shannon entropy (bits per
+  character) reaches detect-secrets' own base64 limit, 4.5, computed with its
+  public ``calculate_shannon_entropy``. Unquoted pure hex is left out: work
+  notes are full of commit ids and digests (``3f7868...``); a hex key named
+  by its line (``API_KEY=...``) is an assignment.
+
+:func:`is_placeholder` leaves out values documentation uses on purpose: AWS's
+``AKIAIOSFODNN7EXAMPLE`` / ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`` (any
+value containing ``EXAMPLE``), ``<your-key>``, ``${VAR}``, ``xxxx``,
+``changeme``, ``***``, ``...``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Shortest assigned value reported: below this it is a word, not a secret.
+MIN_ASSIGNED = 6
+#: Shortest bare token tested for entropy (a 20-character key is short).
+MIN_ENTROPY_CHARS = 20
+#: detect-secrets' default base64 entropy limit (bits per character).
+ENTROPY_BITS = 4.5
+
+ASSIGNMENT = re.compile(
+    r"""(?ix)
+    (?:^|[\s,{"'`])                       # start of line or of a key
+    (?P<key>[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)
+       |[a-z0-9_.-]+_key)                 # *_KEY, *_TOKEN, *_SECRET (env style)
+    ["'`]?\s*(?::|=)\s*                   # YAML key: value, KEY=value
+    (?P<value>["']?[^\s"'`#,;]{%d,}["']?)
+    """ % MIN_ASSIGNED
+)
+OPENAI_KEY = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")
+#: A bare token: base64/url-safe characters, not part of a URL, path, file
+#: name or query (no ``/ . % ? & # :`` on either side; ``=`` only as padding).
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_%%.?&#:-])[A-Za-z0-9+_-]{%d,}={0,2}(?![A-Za-z0-9+/=_%%.?&#:-])" % MIN_ENTROPY_CHARS)
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_PLACEHOLDER = re.compile(
+    r"EXAMPLE|^<.*>$|^\$\{?.*\}?$|^\{\{.*\}\}$|^(?:x+|X+|\*+|\.+|-+|_+)$|changeme|change_me|"
+    r"your[_-]|placeholder|redacted|dummy|^(?:none|null|true|false|secret|password|token)$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class PatternHit:
+    """One value on one line: ``line`` 1-based, ``kind`` a detect-secrets-style
+    type name, ``value`` the secret itself (callers mask it)."""
+
+    line: int
+    kind: str
+    value: str
+
+
+def is_placeholder(value: str) -> bool:
+    """True for documented placeholder values (see the module doc)."""
+    v = value.strip().strip("\"'`")
+    if len(set(v)) <= 2:  # xxxxxxx, 0000000, abababab
+        return True
+    return bool(_PLACEHOLDER.search(v))
+
+
+def _entropy(value: str) -> float:
+    from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
+
+    return Base64HighEntropyString().calculate_shannon_entropy(value)
+
+
+def high_entropy(token: str) -> bool:
+    """True when ``token`` looks random: letters and digits mixed, not pure
+    hex, and entropy at or above :data:`ENTROPY_BITS`."""
+    if not (any(c.isdigit() for c in token) and any(c.isalpha() for c in token)) or _HEX.fullmatch(token):
+        return False
+    return _entropy(token) >= ENTROPY_BITS
+
+
+def scan_text(text: str) -> list[PatternHit]:
+    """Every hit of the patterns above in ``text``, by line; one per value,
+    placeholders left out. Costs a few regex passes over the text."""
+    hits: list[PatternHit] = []
+    taken: set[tuple[int, int]] = set()
+
+    def line_of(pos: int) -> int:
+        return text.count("\n", 0, pos) + 1
+
+    for m in OPENAI_KEY.finditer(text):
+        if not is_placeholder(m.group()):
+            hits.append(PatternHit(line_of(m.start()), "OpenAI Token", m.group()))
+            taken.add((m.start(), m.end()))
+    for m in ASSIGNMENT.finditer(text):
+        value = m.group("value").strip("\"'")
+        if is_placeholder(value) or "[[" in value or "://" in value and "@" not in value:
+            continue
+        start = m.start("value")
+        if any(a <= start < b for a, b in taken):
+            continue
+        hits.append(PatternHit(line_of(start), "Secret Keyword", value))
+        taken.add((start, m.end("value")))
+    for m in _TOKEN.finditer(text):
+        token = m.group()
+        if any(a <= m.start() < b or m.start() <= a < m.end() for a, b in taken):
+            continue
+        if not is_placeholder(token) and high_entropy(token):
+            hits.append(PatternHit(line_of(m.start()), "High Entropy String", token))
+    hits.sort(key=lambda h: h.line)
+    return hits
