@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import click
 
-from brainwork.cli.common import echo_json, open_store, progress_bar, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import StoreBusy
 from brainwork.vocabulary import RULE_STATUSES
 
 UNDO_HINT = "undo with `brainwork undo`"
+#: Seconds doctrine waits for a busy store before it reads the rule pages
+#: from the vault instead: a session start must not wait for a long
+#: operation (consolidation, a first index) in the store's owner.
+DOCTRINE_STORE_WAIT = 0.2
 
 
 def _synced(config: Config, store) -> None:
-    from brainwork.index.sync import sync
-
-    sync(config, store)
+    synced(config, store)
 
 
 @click.command("consolidate")
@@ -43,7 +45,7 @@ def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
     if as_json:
         echo_json(report.to_json())
         return
-    click.echo(
+    echo(
         f"read {report.read} unresolved corrections ({report.new} new since the last pass); "
         f"{len(report.clusters)} cluster(s) proposed in {report.seconds:.1f} s"
     )
@@ -54,12 +56,12 @@ def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
             "evidence": f"evidence for active rule {c.rule} (link it from the inbox)",
             "supersede": f"candidate {c.candidate}, proposed to supersede {c.rule}",
         }[c.action]
-        click.echo(f"  {len(c.corrections)} correction(s), {len(c.tasks)} task(s), similarity {c.similarity:.2f}: {what}")
+        echo(f"  {len(c.corrections)} correction(s), {len(c.tasks)} task(s), similarity {c.similarity:.2f}: {what}")
     for s in report.suppressed:
-        click.echo(f"  not proposed again (rejected before: {', '.join(s['rejected'])}): {len(s['corrections'])} correction(s)")
+        echo(f"  not proposed again (rejected before: {', '.join(s['rejected'])}): {len(s['corrections'])} correction(s)")
     verb = "would create" if dry_run else "created"
     tail = "" if dry_run or report.operation is None else f"; {UNDO_HINT}"
-    click.echo(f"{verb} {report.candidates_created} candidate rule(s){tail}")
+    echo(f"{verb} {report.candidates_created} candidate rule(s){tail}")
 
 
 def _replay_line(lesson: dict) -> str:
@@ -94,14 +96,14 @@ def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
     for r in data["rules"]:
         effect = f"  {_replay_line(r['replay'])}" if r["replay"] and r["status"] == "active" else ""
         cost = f"  ~{r['doctrine_tokens']} tokens" if r["doctrine_tokens"] else ""
-        click.echo(f"{(r['status'] or '-'):9} {r['id']}  {r['title']}{cost}{effect}")
+        echo(f"{(r['status'] or '-'):9} {r['id']}  {r['title']}{cost}{effect}")
         if r["status"] == "candidate":
-            click.echo(f"          {len(r['evidence'])} correction(s) as evidence"
+            echo(f"          {len(r['evidence'])} correction(s) as evidence"
                        + (f"; proposes to supersede {r['proposed_supersedes']}" if r["proposed_supersedes"] else ""))
     d = data["doctrine"]
-    click.echo(f"doctrine: ~{d['tokens']} of {d['budget']} tokens" + (" (over budget)" if d["over_budget"] else ""))
+    echo(f"doctrine: ~{d['tokens']} of {d['budget']} tokens" + (" (over budget)" if d["over_budget"] else ""))
     for s in data["pruning"]:
-        click.echo(f"suggest {s['kind']}: {s['reason']}")
+        echo(f"suggest {s['kind']}: {s['reason']}")
 
 
 @click.command("replay")
@@ -179,15 +181,15 @@ def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, 
         if as_json:
             echo_json(plan.to_json())
             return
-        click.echo(f"would approve {plan.rule.id}" + (f", retiring {plan.supersedes.id}" if plan.supersedes else ""))
+        echo(f"would approve {plan.rule.id}" + (f", retiring {plan.supersedes.id}" if plan.supersedes else ""))
         for key, value in plan.edits.items():
-            click.echo(f"  {key}: {value}")
+            echo(f"  {key}: {value}")
         for c in plan.promote:
-            click.echo(f"  promote  {c}  {titles.get(c, '')}")
+            echo(f"  promote  {c}  {titles.get(c, '')}")
         for c in plan.back:
-            click.echo(f"  to inbox {c}  {titles.get(c, '')}")
+            echo(f"  to inbox {c}  {titles.get(c, '')}")
         if plan.suggested:
-            click.echo(f"  suggested: supersede {plan.suggested} (only with --supersedes {plan.suggested})")
+            echo(f"  suggested: supersede {plan.suggested} (only with --supersedes {plan.suggested})")
         return
     if as_json:
         echo_json(d.to_json())
@@ -197,9 +199,9 @@ def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, 
         parts.append(f"{len(d.back)} back to the inbox: {', '.join(d.back)}")
     if d.retired:
         parts.append(f"retired {', '.join(d.retired)}")
-    click.echo(f"approved {d.rule} ({'; '.join(parts)}); {UNDO_HINT}")
+    echo(f"approved {d.rule} ({'; '.join(parts)}); {UNDO_HINT}")
     if d.suggested:
-        click.echo(f"note: consolidation suggested it supersedes {d.suggested}; nothing was retired "
+        echo(f"note: consolidation suggested it supersedes {d.suggested}; nothing was retired "
                    f"(to replace it: `brainwork undo`, then approve with --supersedes {d.suggested})")
 
 
@@ -225,7 +227,7 @@ def reject_cmd(config: Config, rule: str, reason: str, as_json: bool) -> None:
     if as_json:
         echo_json(d.to_json())
         return
-    click.echo(f"rejected {d.rule}; {UNDO_HINT}")
+    echo(f"rejected {d.rule}; {UNDO_HINT}")
 
 
 @click.command("retire")
@@ -243,37 +245,44 @@ def retire_cmd(config: Config, rule: str, reason: str | None, as_json: bool) -> 
     if as_json:
         echo_json(d.to_json())
         return
-    click.echo(f"retired {d.rule}; {UNDO_HINT}")
+    echo(f"retired {d.rule}; {UNDO_HINT}")
 
 
 @click.command("doctrine")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", help="Output format.")
-@click.option("--budget", type=click.IntRange(1), default=None, help="Token budget (default: thresholds.doctrine_budget_tokens).")
+@click.option("--budget", type=click.IntRange(1), default=None,
+              help="Hard cap in tokens (1 token = 4 characters; default: thresholds.doctrine_budget_tokens, "
+                   "2,500 = 10,000 characters).")
+@click.option("--cwd", "cwd", type=click.Path(file_okay=False), default=None,
+              help="Global rules plus those scoped to the project at this path (scope: in a rule's frontmatter).")
 @vault_options
-def doctrine_cmd(config: Config, fmt: str, budget: int | None) -> None:
+def doctrine_cmd(config: Config, fmt: str, budget: int | None, cwd: str | None) -> None:
     """Print the active rules as a compact block for the start of an agent session.
 
-    The size against the budget goes to stderr (a warning naming the costliest
-    rules when over), so stdout can be injected as is (e.g. a SessionStart hook).
-    Never loads the embedding model. If another brainwork process holds the
-    store, the rules are read from the vault files directly.
+    Most corrected rules first, then the newest; the block never exceeds the
+    budget and says in its last line how many rules it left out. The size
+    goes to stderr too, so stdout can be injected as is (e.g. a SessionStart
+    hook). Never loads the embedding model. If another brainwork process
+    holds the store, the rules are read from the vault files directly.
     """
     from brainwork.learn.doctrine import doctrine, doctrine_from_vault
 
     try:
-        with open_store(config) as store:
+        with open_store(config, wait=DOCTRINE_STORE_WAIT) as store:
             _synced(config, store)
-            doc = doctrine(config, store, budget)
+            doc = doctrine(config, store, budget, cwd=cwd)
     except StoreBusy:
-        doc = doctrine_from_vault(config, budget)
+        doc = doctrine_from_vault(config, budget, cwd=cwd)
     if fmt == "json":
         echo_json(doc.to_json())
     else:
-        click.echo(doc.text, nl=False)
-    click.echo(f"doctrine: {len(doc.rules)} active rule(s), ~{doc.tokens} of {doc.budget} tokens", err=True)
+        echo(doc.text, nl=False)
+    left = f", {len(doc.omitted)} left out" if doc.omitted else ""
+    echo(f"doctrine: {len(doc.rules)} active rule(s){left}, {doc.chars} of {doc.max_chars} characters "
+         f"(budget {doc.budget} tokens)", err=True)
     warning = doc.warning()
     if warning:
-        click.echo(f"brainwork: warning: {warning}", err=True)
+        echo(f"brainwork: warning: {warning}", err=True)
 
 
 COMMANDS = [consolidate_cmd, rules_cmd, replay_cmd, approve_cmd, reject_cmd, retire_cmd, doctrine_cmd]
