@@ -43,3 +43,19 @@ def test_core_layers_do_not_import_textual() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_commands_print_through_cli_echo() -> None:
+    """A command may run inside the store's owner for another process; its
+    output must reach that process, so commands print with
+    brainwork.cli.common.echo (which writes to the caller's buffers there),
+    never click.echo or print directly."""
+    offenders = []
+    for path in sorted((SRC / "cli").glob("*.py")):
+        if path.name == "common.py":
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if "click.echo(" in code or "click.secho(" in code or code.strip().startswith("print("):
+                offenders.append(f"cli/{path.name}:{n}")
+    assert offenders == []

@@ -125,16 +125,16 @@ def replay_cmd(config: Config, as_json: bool) -> None:
         return
     rate = report.in_room_rate
     by = ", ".join(f"{n} by {via}" for via, n in sorted(report.to_json()["in_room_by"].items()))
-    click.echo(f"replayed {report.tasks} dated task(s) ({report.undated_tasks} undated left out), "
+    echo(f"replayed {report.tasks} dated task(s) ({report.undated_tasks} undated left out), "
                f"{report.corrections} correction(s)")
-    click.echo(f"lesson in the room: {report.in_room} of {len(report.repeats)} repeat correction(s)"
+    echo(f"lesson in the room: {report.in_room} of {len(report.repeats)} repeat correction(s)"
                + (f" ({rate:.0%}; {by})" if rate is not None else "") + f"; recall {report.recall}")
     for lesson in report.lessons:
-        click.echo(f"{(lesson.status or '-'):9} {lesson.rule}" + (f"  active since {lesson.activated}" if lesson.activated else ""))
-        click.echo(f"          {_replay_line(lesson.to_json())}")
-        click.echo(f"          {len(lesson.task_class)} task(s) of its kind, {len(lesson.corrections)} correction(s), "
+        echo(f"{(lesson.status or '-'):9} {lesson.rule}" + (f"  active since {lesson.activated}" if lesson.activated else ""))
+        echo(f"          {_replay_line(lesson.to_json())}")
+        echo(f"          {len(lesson.task_class)} task(s) of its kind, {len(lesson.corrections)} correction(s), "
                    f"{lesson.repeats_in_room} of {lesson.repeats} repeat(s) with the lesson in the room")
-    click.echo(f"(a verdict needs at least {report.min_tasks} tasks on each side; evidence a rule was approved from "
+    echo(f"(a verdict needs at least {report.min_tasks} tasks on each side; evidence a rule was approved from "
                "is never counted after it)")
 
 
