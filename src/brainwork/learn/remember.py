@@ -47,8 +47,14 @@ TITLE_CHARS = 60
 _VERBS = frozenset(
     """is are was were be been being has have had does do did needs need must should shall can could will would
     may might uses use used runs run takes take requires require breaks break fails fail keeps keep expects expect
-    only never always prefers prefer answers answer invoices invoice exports export renews renew rejects reject
+    only never always prefers prefer answers answer exports export renews renew rejects reject
     sends send goes go gets get works work returns return""".split()
+)
+#: Words after which a lower-case word ending in -s or -ed is a verb, not a
+#: plural ("descales itself", "renews the", but "machines run").
+_FUNCTION = frozenset(
+    """a an the its it itself themselves their them our his her my your this that these those every each all
+    only no not""".split()
 )
 _ARTICLE = re.compile(r"^(?:the|a|an|our|their|its)\s+", re.IGNORECASE)
 _WORDS = re.compile(r"\S+")
@@ -158,21 +164,27 @@ def append_note(text: str, line: str) -> str:
 
 def proposed_title(insight: str, max_chars: int = TITLE_CHARS) -> str:
     """A thing title for ``insight``: the words before its first verb (the
-    subject phrase: "The self-hosted build machines run out of disk" ->
-    "Self-hosted build machines"), leading article dropped, dates and
+    subject phrase: "The staging Redis needs a restart" -> "Staging Redis";
+    a verb is a common one of :data:`_VERBS` or a lower-case -s/-ed word
+    followed by a function word), leading article dropped, dates and
     ticket numbers removed; when no subject phrase is found, the insight's
     first clause. Never a diary title (no dates, shorter than
     ``diary_title_chars``)."""
     from brainwork.analysis.titles import diary_title, thing_title
 
     clean = thing_title(" ".join(insight.split()), max_chars)
-    words = _WORDS.findall(_ARTICLE.sub("", clean))
+    bare_clean = _ARTICLE.sub("", clean)
+    words = _WORDS.findall(bare_clean)
     subject: list[str] = []
-    for w in words:
-        if w.lower().strip(".,;:!?'\"") in _VERBS:
+    for k, w in enumerate(words):
+        bare = w.strip(".,;:!?'\"")
+        low = bare.lower()
+        after = words[k + 1].lower().strip(".,;:!?'\"") if k + 1 < len(words) else ""
+        inflected = bare == low and len(low) > 3 and low.endswith(("s", "ed")) and not low.endswith(("ss", "us"))
+        if low in _VERBS or (subject and inflected and after in _FUNCTION):
             break
         subject.append(w)
-    title = " ".join(subject).strip(" .,;:-") if 0 < len(subject) < len(words) else clean
+    title = " ".join(subject).strip(" .,;:-") if 0 < len(subject) < len(words) else bare_clean
     title = re.sub(r"'s$", "", title).strip(" .,;:-") or clean or "Untitled note"
     title = title[0].upper() + title[1:]
     d = diary_title(title, max_chars)
