@@ -87,10 +87,13 @@ def _capture_command(type_: str) -> click.Command:
         aliases = list(opts.pop("alias") or ())
         if aliases:
             data["aliases"] = _merge(data.get("aliases"), aliases)
+        allow_secret = opts.pop("allow_secret")
         for key, value in opts.items():
             if value is not None:
                 data[key] = value
-        result = capture(config, None, type_, data)
+        result = capture(config, None, type_, data, allow_secret=allow_secret)
+        for found in result.secrets:
+            echo(f"brainwork: warning: {result.path} holds what looks like a secret ({found})", err=True)
         if show_json:
             echo_json(result.to_json())
         else:
@@ -122,6 +125,8 @@ def _capture_command(type_: str) -> click.Command:
                      help="Any typed edge, e.g. --link cited=sources/x (repeatable)."),
         click.Option(["--json", "json_in"], metavar="FILE", help="Read the record as one JSON object from FILE ('-': stdin); options override its keys."),
         click.Option(["--print-json", "as_json"], is_flag=True, help="Print the result as JSON instead of the page id."),
+        click.Option(["--allow-secret"], is_flag=True,
+                     help="Write the record even if it holds what looks like a key, token or password (warned on stderr)."),
     ]
     required = " (needs --wrong, --correct and --why)" if type_ == "correction" else ""
     cmd = click.Command(

@@ -27,6 +27,14 @@ pipes one JSON object into ``brainwork capture TYPE --json -``).
   undo`` removes it again. The same record captured twice on one day (a hook
   that ran again) gives the same page, not a second one.
 
+Secrets: a record that holds what the quality bar would report as a secret
+(:func:`brainwork.analysis.secrets.scan_texts`: keys, tokens, passwords) is
+refused with :class:`SecretInRecord` unless ``allow_secret``; allowed, it is
+written and :attr:`CaptureResult.secrets` says what was found (the command
+line warns on stderr). Either way a secret never becomes part of the file
+name: a title holding one is named by its plain words only
+(:func:`file_stem`).
+
 Embedding the new page is left to the next ``brainwork embed`` / ``recall``
 / ``consolidate`` pass (loading the model costs ~4 s; capture stays cheap).
 """
@@ -103,10 +111,44 @@ class CaptureResult:
     title: str
     links: dict[str, list[str]] = field(default_factory=dict)
     operation: int = 0
+    secrets: list[str] = field(default_factory=list)  # "line N: kind masked" of allowed secrets
 
     def to_json(self) -> dict:
         return {"id": self.id, "path": self.path, "type": self.type, "title": self.title,
-                "links": self.links, "operation": self.operation}
+                "links": self.links, "operation": self.operation, "secrets": self.secrets}
+
+
+class SecretInRecord(UserError):
+    """The record holds a secret and ``allow_secret`` was not given; the
+    message says where and what kind, masked (never the value)."""
+
+
+#: A title word naming a credential: the word after it is its value.
+_CREDENTIAL_WORD = re.compile(r"(?i)(password|passwd|pwd|secret|token|key|pass|credential)s?[:=]?$")
+
+
+def secrets_in(text: str, name: str = "record.md") -> list[str]:
+    """``"line N: <kind> <masked value>"`` for every suspected secret in
+    ``text`` (the quality bar's scan), empty when there is none."""
+    from brainwork.analysis.secrets import scan_texts
+
+    return [f"line {h.line}: {h.kind} {h.masked}" for h in scan_texts([(name, text)]).get(name, [])]
+
+
+def file_stem(title: str) -> str:
+    """The slug a page titled ``title`` is named by. A title holding a secret
+    keeps only its plain words (letters only, not right after a word like
+    ``token`` or ``password``), so the value never reaches a file name,
+    a folder listing or a link."""
+    if not secrets_in(title, "title.md"):
+        return slugify(title)
+    words, after_keyword = [], False
+    for word in title.split():
+        plain = word.strip(".,;:!?()[]'\"")
+        if plain.isalpha() and len(plain) <= 20 and not after_keyword:
+            words.append(plain)
+        after_keyword = bool(_CREDENTIAL_WORD.search(word))
+    return slugify(" ".join(words)) if words else "record"
 
 
 def _text(value, key: str) -> str:
@@ -321,7 +363,7 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
                 links[edge_key].append(pid)
 
     folder = FOLDERS[type_]
-    stem = slugify(title)
+    stem = file_stem(title)
     if type_ in DATED_TYPES:
         stem = f"{created}-{stem}"
     rel = safe_rel_path(f"{folder}/{stem}.md")
@@ -366,7 +408,9 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
     return rel, text, links, title
 
 
-def capture(config: Config, store: "Store | None", type_: str, data: dict, today: date | None = None) -> CaptureResult:
+def capture(
+    config: Config, store: "Store | None", type_: str, data: dict, today: date | None = None, *, allow_secret: bool = False,
+) -> CaptureResult:
     """Write one new record page; see the module doc.
 
     Args:
@@ -383,17 +427,29 @@ def capture(config: Config, store: "Store | None", type_: str, data: dict, today
             ``cited_by``, ... — a page name or a list; ``task`` is short for
             ``corrects``).
         today: the creation date (default: today, local time).
+        allow_secret: write a record that holds a secret (see the module
+            doc) instead of refusing it.
 
     Returns:
         :class:`CaptureResult` (new page id, path, links, undo-log id when
-        ``store`` was given, else 0).
+        ``store`` was given, else 0; ``secrets`` found and allowed).
 
     Raises:
+        SecretInRecord: the record holds a secret and not ``allow_secret``;
+            nothing was written.
         UserError: invalid record (see :func:`plan`), or the vault cannot be
             written.
     """
     rel, text, links, title = plan(config, VaultNames(config).find, type_, data, today)
-    return _write(config, store, type_, rel, text, links, title, "capture")
+    found = secrets_in(text, rel)
+    if found and not allow_secret:
+        raise SecretInRecord(
+            f"refusing: the {type_} holds what looks like a secret ({'; '.join(found[:3])}"
+            f"{f'; and {len(found) - 3} more' if len(found) > 3 else ''}); remove it, or pass --allow-secret"
+        )
+    result = _write(config, store, type_, rel, text, links, title, "capture")
+    result.secrets = found
+    return result
 
 
 def propose_correction(config: Config, data: dict, today: date | None = None, names: VaultNames | None = None) -> CaptureResult:
