@@ -199,7 +199,11 @@ class Store:
                 f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
             )
         result = self._conn().execute(query, params)
-        table = result.get_as_arrow()
+        # One chunk of exactly the result's rows. Kùzu's default is "adaptive":
+        # 10 million elements / columns rows per chunk, allocated up front, so
+        # two columns (id, FLOAT[384]) made every read cost ~1 s even for 100
+        # rows (measured: 1.28 s -> 8 ms for 129 vectors).
+        table = result.get_as_arrow(max(result.get_num_tuples(), 1))
         result.close()
         return table
 
