@@ -101,3 +101,46 @@ def test_partial_sync_equals_full_reindex(tmp_path) -> None:
     finally:
         inc.close()
         full.close()
+
+
+def test_sync_after_edits_equals_full_reindex(tmp_path) -> None:
+    """``sync`` (scan + change detection) writes a few changed files as a
+    partial sync; after each of two rounds of random edits, removals and
+    additions the store equals a forced full re-index of the same vault."""
+    root = tmp_path / "v"
+    root.mkdir()
+    config = load_config(root, tmp_path / "inc")
+    full_config = load_config(root, tmp_path / "full")
+    inc, full = Store(config.store), Store(full_config.store)
+
+    def write(files: dict[str, str | None]) -> None:
+        for rel, text in files.items():
+            if text is None:
+                (root / rel).unlink(missing_ok=True)
+            else:
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (root / rel).write_text(text)
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(scenario(), scenario())
+    def check(first, second) -> None:
+        initial, changes = first
+        shutil.rmtree(root)
+        root.mkdir()
+        write(initial)
+        sync(config, inc)  # itself partial from the second example on
+        for round_ in (changes, second[1]):
+            write(round_)
+            sync(config, inc)
+            sync(full_config, full, force=True)
+            got, want = dump(inc), dump(full)
+            assert got["pages"] == want["pages"]
+            assert got["edges"] == want["edges"]
+            assert got["missing"] == want["missing"]
+            assert got["errors"] == want["errors"]
+
+    try:
+        check()
+    finally:
+        inc.close()
+        full.close()

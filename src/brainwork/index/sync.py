@@ -24,7 +24,7 @@ from typing import Callable
 from brainwork.config import Config
 from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
-from brainwork.store import graph
+from brainwork.store import delta, graph
 from brainwork.index.scan import scan_vault
 from brainwork.vault.parse import oversize_page, page_id, parse_text
 from brainwork.vault.resolve import Resolution, Resolver, norm
@@ -144,7 +144,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     t0 = time.perf_counter()
     report = SyncReport()
     files = scan_vault(config.vault, config.ignore_folders, config.store)
-    state = graph.index_state(store)
+    state = delta.light_state(store)
     old_errors = graph.parse_errors(store)
     scan_errors: list[ParseError] = []  # files skipped before parsing
     total = len(files)
@@ -154,6 +154,12 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     seen: set[str] = set()
     new_rows: list[dict] = []  # converted to Arrow every _SLICE rows (memory)
     page_parts: list = []
+    # Up to this many changed files, the changes are written as a partial
+    # sync (index.incremental.apply_changes: only the links that can have
+    # changed are rewritten) and their rows kept as dicts; beyond it every
+    # edge is rewritten in bulk.
+    partial_max = 0 if force or not state else max(_SLICE, total // 5)
+    stored_id = {r["path"]: pid for pid, r in state.items() if r["kind"] == "page"}
     n_new = 0
     parsed: dict[str, ParsedPage] = {}
     touched: list[tuple[str, int]] = []
@@ -163,7 +169,9 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
         if progress and i % 500 == 0:
             progress(i, total, "reading")
         if f.is_markdown:
-            pid = page_id(f.rel)
+            # The stored id of an unchanged path is its page id (a dict hit
+            # instead of NFC-normalising 50,000 paths).
+            pid = stored_id.get(f.rel) or page_id(f.rel)
             report.pages += 1
         else:
             pid = unicodedata.normalize("NFC", f.rel)
@@ -213,15 +221,15 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
         # The row now holds the body and fields; the page is kept only for
         # its links, names, hash and errors.
         page.body, page.fields = "", {}
-        if len(new_rows) >= _SLICE:
+        if len(new_rows) >= _SLICE and n_new > partial_max:
             page_parts.append(graph.page_table(new_rows))
             new_rows = []
-    if new_rows:
-        page_parts.append(graph.page_table(new_rows))
-    new_rows = []
-
     removed = [pid for pid in state if pid not in seen]
     report.removed = removed
+    partial = n_new + len(removed) <= partial_max and not page_parts
+    if new_rows and not partial:
+        page_parts.append(graph.page_table(new_rows))
+        new_rows = []
     delete_ids.extend(removed)
     if removed and report.added:
         by_hash = {state[r]["hash"]: r for r in removed if state[r]["hash"]}
@@ -233,9 +241,11 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     structural = bool(n_new or removed)
     edges: dict[str, tuple] = {}
     missing: set[str] = set()
-    if structural:
-        edges, missing = _resolve_links(seen, parsed, state, report, progress, total)
-    else:
+    if structural and not partial:
+        full_state = graph.index_state(store)
+        edges, missing = _resolve_links(seen, parsed, full_state, report, progress, total)
+        del full_state
+    elif not structural:
         # No file's content changed, so re-resolving every link would give
         # exactly the edges the last sync stored: report those (one query
         # instead of decoding and resolving every link; issue 2: re-index of
@@ -254,7 +264,26 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     want += [asdict(e) for e in scan_errors]
     as_key = lambda e: (e["path"], e["line"], e["message"])  # noqa: E731
     errors_changed = sorted(map(as_key, want)) != sorted(map(as_key, map(asdict, old_errors)))
-    if structural or touched or errors_changed:
+    if partial and (structural or touched or errors_changed):
+        from brainwork.index.incremental import apply_changes
+
+        if progress:
+            progress(total, total, "writing")
+        apply_changes(
+            store, state,
+            links_of={pid: p.links for pid, p in parsed.items()},
+            added=[r for r in new_rows if r["id"] not in state],
+            updated=[r for r in new_rows if r["id"] in state],
+            touched=touched,
+            removed=removed,
+            clear_error_paths=sorted({e.path for e in old_errors}) if errors_changed else [],
+            errors=want if errors_changed else [],
+        )
+        report.wrote = True
+        if structural:
+            stored = graph.edge_counts(store)
+            report.edges, report.dead_links, report.ambiguous_links = stored.edges, stored.dead_links, stored.ambiguous_links
+    elif structural or touched or errors_changed:
         if progress:
             progress(total, total, "writing")
         apply_sync(

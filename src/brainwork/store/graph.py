@@ -283,8 +283,11 @@ def apply_sync(
     page_schema, edge_schema = _schemas()
     with store.write():
         if edges is not None:
+            # Labelled endpoints, one statement per pair: unlabelled
+            # patterns over a multi-pair REL table can miss rows (kuzu 0.11.3).
             for table in EDGE_TABLES:
-                store.execute(f"MATCH ()-[r:{table}]->() DELETE r")
+                store.execute(f"MATCH (:Page)-[r:{table}]->(:Page) DELETE r")
+                store.execute(f"MATCH (:Page)-[r:{table}]->(:Missing) DELETE r")
             store.execute("MATCH (m:Missing) DELETE m")
         if delete_ids:
             store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": delete_ids})
