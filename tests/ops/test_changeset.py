@@ -86,12 +86,16 @@ def test_undo_refuses_when_someone_changed_the_file(env, vault) -> None:
     assert cs.history(store)[0].state == "done"
 
 
-def test_irreversible_operation_is_not_logged(env, vault) -> None:
+def test_irreversible_operation_is_logged_without_bytes_and_stops_undo(env, vault) -> None:
     config, store = env
     b = (vault / "b.md").read_bytes()
     op = cs.apply(config, store, "merge", "gone", [FileChange("b.md", b, None)], reversible=False)
-    assert op.id == 0 and not (vault / "b.md").exists()
-    assert cs.history(store) == []
+    assert op.id == 1 and not (vault / "b.md").exists()
+    (entry,) = cs.history(store, with_changes=True)
+    assert not entry.reversible and entry.changes == [] and entry.paths == ["b.md"]
+    with pytest.raises(UserError, match="merge #1 \\(gone\\) cannot be undone; there is nothing older to undo"):
+        cs.undo(config, store)
+    assert not (vault / "b.md").exists()
     with pytest.raises(UserError, match="nothing to undo"):
         cs.undo(config, store)
 

@@ -147,3 +147,18 @@ def test_rename_as_obsidian_does_it(make_vault, store, tmp_path) -> None:
     (root / "brainwork.toml").write_text("[rename]\nkeep_alias = 'yes'\n")
     with pytest.raises(UserError, match="keep_alias"):
         load_config(root, tmp_path / "store")
+
+
+def test_undo_right_after_a_merge_says_so_and_names_the_next(make_vault, store, tmp_path) -> None:
+    root = make_vault({"A.md": "# A\nsee [[B]]\n", "B.md": "# B\nbody b\n", "C.md": "# C\n[[A]]\r\n", "Old.md": "old\n"})
+    config = load_config(root, tmp_path / "store")
+    done = rename(config, store, "Old", "Older")
+    merge_pages(config, store, "B", "A", prefer="target")
+    merged = snapshot(root)
+    with pytest.raises(UserError, match=rf"merge #\d+ .* cannot be undone; the next undo would revert rename #{done.operation.id} "):
+        cs.undo(config, store)
+    assert snapshot(root) == merged  # nothing was reverted
+    assert cs.can_undo(store).id == done.operation.id
+    cs.undo(config, store)  # now the rename, as announced
+    assert (root / "Old.md").exists() and not (root / "Older.md").exists()
+    assert not (root / "B.md").exists()  # the merge stays

@@ -77,7 +77,7 @@ def test_plan_shows_everything_and_writes_nothing(env, vault) -> None:
 def test_merge_applies_and_is_irreversible(env, vault) -> None:
     config, store = env
     result = merge_pages(config, store, "PostgreSQL", "Postgres")
-    assert result.operation.id == 0 and not result.operation.reversible
+    assert result.operation.id == 1 and not result.operation.reversible
     assert not (vault / "things/PostgreSQL.md").exists()
     merged = (vault / "things/Postgres.md").read_text()
     assert merged == (
@@ -94,7 +94,10 @@ def test_merge_applies_and_is_irreversible(env, vault) -> None:
     assert graph.get_page(store, "things/PostgreSQL") is None
     edges = graph.page_edges(store, "things/Postgres")
     assert {e.other for e in edges.in_} >= {"tasks/T1"}
-    assert cs.history(store) == []
+    (entry,) = cs.history(store)  # recorded, without its bytes, so that undo can say it stops there
+    assert entry.kind == "merge" and not entry.reversible
+    with pytest.raises(UserError, match=r"merge #1 .* cannot be undone; there is nothing older to undo"):
+        cs.undo(config, store)
     with pytest.raises(UserError, match="nothing to undo"):
         cs.undo(config, store)
 
@@ -132,6 +135,8 @@ def test_undo_of_earlier_rename_refuses_after_merge_touched_its_files(env, vault
     config, store = env
     rename(config, store, "Orders", "Order book")
     merge_pages(config, store, "PostgreSQL", "Postgres")  # rewrites Postgres.md again
+    with pytest.raises(UserError, match=r"merge #2 .* cannot be undone; the next undo would revert rename #1"):
+        cs.undo(config, store)
     with pytest.raises(UserError, match=r"cannot undo rename #1 .*things/Postgres\.md was changed since it was applied"):
         cs.undo(config, store)
 

@@ -68,7 +68,7 @@ async def test_cancel_is_the_default_and_nothing_changes(sample_config, settle) 
         assert snapshot(sample_config.vault) == before
 
 
-async def test_confirm_merges_the_pair_and_it_is_not_in_the_undo_log(sample_config, settle) -> None:
+async def test_confirm_merges_the_pair_and_undo_says_it_cannot_be_undone(sample_config, settle) -> None:
     vault = sample_config.vault
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE) as pilot:
@@ -86,8 +86,14 @@ async def test_confirm_merges_the_pair_and_it_is_not_in_the_undo_log(sample_conf
         assert ("duplicate", KEPT) not in codes_and_pages(screen) and ("duplicate", MERGED) not in codes_and_pages(screen)
         assert any("cannot be undone" in n.message for n in app._notifications)
         with app.store.use() as store:
-            assert all(op.kind != "merge" for op in history(store))
+            merges = [op for op in history(store) if op.kind == "merge"]
+            assert len(merges) == 1 and not merges[0].reversible  # logged without its bytes
         assert not any(p.id == MERGED for p in app.pages)
+        app.clear_notifications()
+        await pilot.press("u")
+        await settle(pilot)
+        assert any("cannot be undone" in n.message for n in app._notifications)
+        assert not (vault / f"{MERGED}.md").exists()
 
 
 def test_snapshot_merge_modal(snap_compare, tmp_path, settle) -> None:

@@ -29,7 +29,10 @@ redo go through the same journal.
 Undo refuses (UserError) when any file of the operation no longer has the
 bytes the operation left (someone changed it since): their work is never
 overwritten. Irreversible operations (merge) are applied with the same
-journal but are not recorded, so undo never reaches behind them over the same
+journal and recorded without their bytes (``reversible`` false): an undo that
+reaches one does nothing but say that it cannot be undone and what the next
+undo would revert, and marks it stepped past (:data:`PASSED`); the next undo
+then reverts the older operation, refusing as above if the merge changed its
 files.
 
 Test hook: with ``BRAINWORK_CRASH_AFTER_FILES=N`` in the environment the
@@ -73,9 +76,10 @@ _lock = threading.RLock()
 class Operation:
     """One applied operation, as kept in the undo log.
 
-    ``id`` counts from 1 (0 for an irreversible operation, which is not
-    recorded); ``kind`` e.g. ``"rename"``; ``summary`` one line for people;
-    ``created`` ISO 8601 UTC; ``state`` ``'done'`` or ``'undone'``;
+    ``id`` counts from 1 (irreversible operations are numbered too);
+    ``kind`` e.g. ``"rename"``; ``summary`` one line for people;
+    ``created`` ISO 8601 UTC; ``state`` ``'done'``, ``'undone'`` or, for an
+    irreversible one an undo stepped past, :data:`PASSED`;
     ``store_actions`` reversible store-only actions (``{"do": name, ...}``,
     see :func:`register_store_action`); ``paths`` the files touched (always
     filled); ``changes`` the before/after bytes (empty when listed by
@@ -173,6 +177,10 @@ def decode_changes(payload: str) -> list[FileChange]:
 
 
 # -- files ---------------------------------------------------------------------
+#: Undo-log state of an irreversible operation that an undo has stepped past.
+PASSED = "passed"
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
@@ -365,19 +373,20 @@ def _finish(config: Config, store: Store, journal: dict, changes: list[FileChang
         if recorded is not None:
             return _op_from_row(recorded, changes)
         _run_actions(store, journal["store_actions"], undo=False)
-        if not journal["reversible"]:
-            return Operation(0, kind, journal["summary"], changes, journal["created"], False, "done",
-                             journal["store_actions"], [c.path for c in changes], journal["details"])
+        reversible = bool(journal["reversible"])
+        # An irreversible operation (merge) is recorded too, without its
+        # bytes: undo stops at it and says so instead of silently reverting
+        # an older, unrelated operation (see _step).
         with store.write():
             undo_log.drop_undone(store)
             op_id = undo_log.next_id(store)
             row = undo_log.UndoRow(
                 id=op_id, token=journal["token"], kind=kind, summary=journal["summary"],
-                created=journal["created"], reversible=True, state="done",
+                created=journal["created"], reversible=reversible, state="done",
                 paths=[c.path for c in changes],
                 store_actions=json.dumps(journal["store_actions"], ensure_ascii=False),
                 details=json.dumps(journal["details"], ensure_ascii=False),
-                payload=encode_changes(changes),
+                payload=encode_changes(changes if reversible else []),
             )
             undo_log.insert(store, row)
         return _op_from_row(row, changes)
@@ -454,8 +463,9 @@ def apply(
     details: dict | None = None,
 ) -> Operation:
     """Apply ``changes`` (and ``store_actions``) as one operation; see the
-    module doc for the steps. Returns the :class:`Operation` (``id`` 0 when
-    not reversible, hence not recorded).
+    module doc for the steps. Returns the :class:`Operation` (recorded in
+    the undo log; when not ``reversible`` without its bytes, as a stop for
+    undo).
 
     Raises:
         UnsafePath: a path is not a safe vault path.
@@ -512,6 +522,16 @@ def _step(config: Config, store: Store, action: str) -> Operation:
         row = undo_log.latest(store, "done" if action == "undo" else "undone")
         if row is None:
             raise UserError(f"nothing to {action}")
+        if action == "undo" and not row.reversible:
+            # Step past it (state PASSED: neither undone nor redoable), so
+            # that the next undo reverts the operation before it, and say so.
+            undo_log.set_state(store, row.id, PASSED)
+            older = undo_log.latest(store, "done")
+            after = (
+                f"the next undo would revert {older.kind} #{older.id} ({older.summary})"
+                if older is not None else "there is nothing older to undo"
+            )
+            raise UserError(f"{row.kind} #{row.id} ({row.summary}) cannot be undone; {after}")
         full = undo_log.get(store, row.id)
         changes = decode_changes(full.payload)
         if action == "undo":
