@@ -82,25 +82,32 @@ class Thresholds:
     - ``thing_title_similarity``: a diary title's suggested thing-title names
       an existing thing page when at least this similar to its title (0..1,
       rapidfuzz token-sort ratio; issue 3 §1 ``diary-title``).
-    - ``cluster_similarity``: lesson vectors (a correction's ``correct`` +
-      ``why``, specifics dropped; brainwork.learn.consolidate.lesson_vectors)
-      at least this cosine-similar join one cluster during consolidation
-      (0..1, average linkage: the mean similarity between two merged
-      groups). With all-MiniLM-L6-v2 on benchmarks/lessons/ plus
-      sample_vault/'s own corrections, 0.35 scores best; 0.30 merges
-      look-alike lessons and 0.40 splits paraphrases (docs/learning-loop.md).
-    - ``cluster_why_weight``: weight of the ``why`` in a lesson vector,
-      ``unit(e(correct) + w * e(why))`` (0..1). The why often repeats between
-      look-alike lessons ("the failure was real"), so it weighs less than
-      what to do; 0.3-0.5 score alike on the benchmark.
+    - ``cluster_similarity``: two corrections' lesson similarity
+      (brainwork.learn.consolidate.lesson_matrices: the weighted mean of the
+      cosines of their ``correct``, ``why`` and ``wrong``, field by field,
+      specifics dropped) at least this joins them in one cluster during
+      consolidation (0..1, average linkage: the mean similarity between two
+      merged groups). With all-MiniLM-L6-v2 on benchmarks/lessons/ in an
+      empty vault and in a copy of sample_vault/, 0.25 scores best (ARI
+      0.71 in both; 0.30 splits lessons, ARI 0.67-0.69).
+    - ``cluster_why_weight``: weight of the ``why`` cosine in that mean, the
+      ``correct`` weighing 1 (0..1); also the ``why``'s weight in the lesson
+      vector ``unit(e(correct) + w * e(why))`` a cluster's reported
+      similarity and drafting use. The why often repeats between look-alike
+      lessons ("the failure was real"), so it weighs less than what to do.
+    - ``cluster_wrong_weight``: weight of the ``wrong`` cosine in that mean
+      (0..). A one-off about the same kind of work as a lesson shares its
+      topic, not the act corrected; on the benchmark 0.7 took the one-offs in
+      a candidate from 3/14 (empty vault) and 7/14 (sample copy) to 0/14 in
+      both, 0.5 left 1/14, 1.0 split paraphrases (10/14 joined).
     - ``cluster_member_similarity``: after clustering, each member of a
-      cluster of three or more must have at least this mean cosine to the
-      other members, else it leaves (0..1; keeps a one-off that is near only
-      part of a lesson out of it).
+      cluster of three or more must have at least this mean similarity to
+      the other members, else it leaves (0..1; keeps a one-off that is near
+      only part of a lesson out of it).
     - ``cluster_pair_similarity``: the same for a cluster of two: its one
       similarity must reach this (0..1). Two unrelated one-offs about one
       kind of work pair up at the linkage threshold; on the benchmark 0.45
-      halved the one-offs in candidates without splitting a lesson.
+      keeps them apart without splitting a lesson (0.40 lets one-offs in).
     - ``rule_match_similarity``: a cluster whose centroid is this similar to
       an existing candidate or active rule is proposed as evidence for it, not
       drafted again (0..1, cosine; issue 4 §3).
@@ -216,10 +223,11 @@ class Thresholds:
     duplicate_name_weight: float = 0.4
     retarget_similarity: float = 0.7
     thing_title_similarity: float = 0.8
-    cluster_similarity: float = 0.35
+    cluster_similarity: float = 0.25
     cluster_why_weight: float = 0.5
-    cluster_member_similarity: float = 0.30
-    cluster_pair_similarity: float = 0.45
+    cluster_wrong_weight: float = 0.7
+    cluster_member_similarity: float = 0.28
+    cluster_pair_similarity: float = 0.33
     rule_match_similarity: float = 0.45
     rule_contradiction_margin: float = 0.05
     supersede_similarity: float = 0.50

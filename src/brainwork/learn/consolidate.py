@@ -247,20 +247,19 @@ def _write_lesson_file(path: Path, vectors: dict[str, np.ndarray]) -> None:
         pass
 
 
-def lesson_vectors(corrections: list[dict], encode: Callable[[list[str]], np.ndarray], name: str,
-                   why_weight: float, cache_file: Path | None = None) -> np.ndarray:
-    """Shape ``(len(corrections), 384)``: per correction
-    ``unit(e(correct) + why_weight * e(why))`` of :func:`lesson_texts`
-    (``e`` = ``encode``, unit rows); a zero row when both texts are empty.
+def lesson_parts(correction: dict) -> tuple[str, str, str]:
+    """The three texts a correction is compared by when clustering: its
+    ``correct``, ``why`` and ``wrong``, each through :func:`lesson_surface`
+    (the title and the task are left out)."""
+    f = correction.get("fields") or {}
+    return lesson_surface(f.get("correct")), lesson_surface(f.get("why")), lesson_surface(f.get("wrong"))
 
-    ``name`` (the embedder's) keys the cache: vectors are kept per process
-    and, with ``cache_file`` (:data:`LESSON_FILE` in the store folder), on
-    disk between passes — keyed by SHA-256 of (name, text), holding only
-    this pass's texts — so a pass encodes only new or edited corrections
-    (encoding is most of a pass's cost: two short texts per correction).
-    """
-    pairs = [lesson_texts(c) for c in corrections]
-    texts = list(dict.fromkeys(t for p in pairs for t in p if t))
+
+def _encode_lessons(texts: list[str], encode: Callable[[list[str]], np.ndarray], name: str,
+                    cache_file: Path | None) -> dict[str, np.ndarray]:
+    """``{text: vector}`` for ``texts`` (distinct, non-empty), encoding only
+    those neither the process cache nor ``cache_file`` holds; the file is
+    rewritten to hold exactly ``texts`` (this pass's) when anything was new."""
     todo = [t for t in texts if (name, t) not in _LESSON_CACHE]
     if todo and cache_file is not None:
         stored = _read_lesson_file(cache_file)
@@ -276,36 +275,97 @@ def lesson_vectors(corrections: list[dict], encode: Callable[[list[str]], np.nda
             _LESSON_CACHE[(name, t)] = np.asarray(v, dtype=np.float32)
     if cache_file is not None and (todo or not cache_file.is_file()):
         _write_lesson_file(cache_file, {_text_key(name, t): _LESSON_CACHE[(name, t)] for t in texts})
-    rows = []
-    for correct, why in pairs:
-        v = np.zeros(DIM, dtype=np.float32)
-        if correct:
-            v = v + _LESSON_CACHE[(name, correct)]
-        if why:
-            v = v + (why_weight if correct else 1.0) * _LESSON_CACHE[(name, why)]
-        rows.append(unit(v))
-    return matrix(rows)
+    return {t: _LESSON_CACHE[(name, t)] for t in texts}
 
 
-def cluster_vectors(mat: np.ndarray, threshold: float) -> list[list[int]]:
+def _joined(correct: np.ndarray | None, why: np.ndarray | None, why_weight: float) -> np.ndarray:
+    v = np.zeros(DIM, dtype=np.float32)
+    if correct is not None:
+        v = v + correct
+    if why is not None:
+        v = v + (why_weight if correct is not None else 1.0) * why
+    return unit(v)
+
+
+def lesson_vectors(corrections: list[dict], encode: Callable[[list[str]], np.ndarray], name: str,
+                   why_weight: float, cache_file: Path | None = None) -> np.ndarray:
+    """Shape ``(len(corrections), 384)``: per correction
+    ``unit(e(correct) + why_weight * e(why))`` of :func:`lesson_texts`
+    (``e`` = ``encode``, unit rows); a zero row when both texts are empty.
+
+    ``name`` (the embedder's) keys the cache: vectors are kept per process
+    and, with ``cache_file`` (:data:`LESSON_FILE` in the store folder), on
+    disk between passes — keyed by SHA-256 of (name, text), holding only
+    this pass's texts — so a pass encodes only new or edited corrections
+    (encoding is most of a pass's cost: two short texts per correction).
+    """
+    pairs = [lesson_texts(c) for c in corrections]
+    vec = _encode_lessons(list(dict.fromkeys(t for p in pairs for t in p if t)), encode, name, cache_file)
+    return matrix([_joined(vec.get(c) if c else None, vec.get(w) if w else None, why_weight) for c, w in pairs])
+
+
+def lesson_matrices(corrections: list[dict], encode: Callable[[list[str]], np.ndarray], name: str,
+                    why_weight: float, weights: tuple[float, float, float],
+                    cache_file: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(vectors, similarity)`` of ``corrections`` in one encoding pass
+    (cached as :func:`lesson_vectors` caches).
+
+    ``vectors``: shape ``(n, 384)``, as :func:`lesson_vectors` returns (a
+    cluster's reported similarity and its drafting use them).
+    ``similarity``: shape ``(n, n)``, what clustering compares — per pair the
+    weighted mean of the cosines of :func:`lesson_parts`, field by field,
+    ``weights`` = (correct, why, wrong), over the fields both corrections
+    have (0 when they share none). Field by field, not one joined vector: a
+    lesson is what to do (``correct``) in answer to what was done
+    (``wrong``); a one-off about the same kind of work shares the topic of
+    a lesson's texts but not the act the correction answers.
+    """
+    parts = [lesson_parts(c) for c in corrections]
+    vec = _encode_lessons(list(dict.fromkeys(t for p in parts for t in p if t)), encode, name, cache_file)
+    n = len(parts)
+    vectors = matrix([_joined(vec.get(c) if c else None, vec.get(w) if w else None, why_weight) for c, w, _ in parts])
+    if n == 0:
+        return vectors, np.zeros((0, 0), np.float32)
+    num = np.zeros((n, n), np.float64)
+    den = np.zeros((n, n), np.float64)
+    for k, weight in enumerate(weights):
+        if not weight:
+            continue
+        rows = [vec[p[k]] if p[k] else np.zeros(DIM, np.float32) for p in parts]
+        f = np.stack([unit(r) if p[k] else r for r, p in zip(rows, parts)]).astype(np.float64)
+        present = np.array([1.0 if p[k] else 0.0 for p in parts])
+        num += weight * (f @ f.T)
+        den += weight * np.outer(present, present)
+    sims = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+    return vectors, sims.astype(np.float32)
+
+
+def cluster_vectors(mat: np.ndarray, threshold: float, sims: np.ndarray | None = None) -> list[list[int]]:
     """Group the rows of ``mat`` (unit vectors) so that every merge joins
     groups whose mean pairwise cosine is at least ``threshold``.
 
     scikit-learn's ``AgglomerativeClustering`` with average linkage and
-    ``distance_threshold = 1 - threshold`` (cosine distance). Returns lists of
-    row indices, each sorted, larger groups first (ties: first index).
+    ``distance_threshold = 1 - threshold`` (cosine distance; with ``sims``,
+    shape ``(n, n)``, the distance is ``1 - sims`` instead and ``mat`` only
+    gives the count). Returns lists of row indices, each sorted, larger
+    groups first (ties: first index).
     """
-    n = len(mat)
+    n = len(mat) if sims is None else len(sims)
     if n == 0:
         return []
     if n == 1:
         return [[0]]
     from sklearn.cluster import AgglomerativeClustering
 
-    model = AgglomerativeClustering(
-        n_clusters=None, metric="cosine", linkage="average", distance_threshold=max(0.0, 1.0 - float(threshold))
-    )
-    labels = model.fit_predict(mat)
+    cut = max(0.0, 1.0 - float(threshold))
+    if sims is None:
+        model = AgglomerativeClustering(n_clusters=None, metric="cosine", linkage="average", distance_threshold=cut)
+        labels = model.fit_predict(mat)
+    else:
+        dist = np.clip(1.0 - np.asarray(sims, dtype=np.float64), 0.0, 2.0)
+        np.fill_diagonal(dist, 0.0)
+        model = AgglomerativeClustering(n_clusters=None, metric="precomputed", linkage="average", distance_threshold=cut)
+        labels = model.fit_predict(dist)
     groups: dict[int, list[int]] = {}
     for i, label in enumerate(labels):
         groups.setdefault(int(label), []).append(i)
@@ -313,11 +373,12 @@ def cluster_vectors(mat: np.ndarray, threshold: float) -> list[list[int]]:
 
 
 def member_check(mat: np.ndarray, groups: list[list[int]], min_similarity: float,
-                 pair_similarity: float) -> list[list[int]]:
+                 pair_similarity: float, sims: np.ndarray | None = None) -> list[list[int]]:
     """Each member of a group must be close to the rest of it: its mean
-    cosine to the other members at least ``min_similarity`` — in a pair,
-    its one similarity at least ``pair_similarity``. The worst member below
-    leaves (a group of its own) and the rest are checked again.
+    similarity to the other members at least ``min_similarity`` — in a
+    pair, its one similarity at least ``pair_similarity``. The worst member
+    below leaves (a group of its own) and the rest are checked again.
+    Similarity: ``sims[i, j]`` when given, else the cosine of rows of ``mat``.
 
     Average linkage lets a group absorb a correction that is near only part
     of it (a one-off beside a lesson about the same system). A pair is
@@ -330,9 +391,8 @@ def member_check(mat: np.ndarray, groups: list[list[int]], min_similarity: float
     for group in groups:
         g = sorted(group)
         while len(g) >= 2:
-            sub = mat[g]
-            sims = sub @ sub.T
-            scores = (sims.sum(axis=1) - np.diag(sims)) / (len(g) - 1)
+            sub = np.asarray(sims)[np.ix_(g, g)] if sims is not None else mat[g] @ mat[g].T
+            scores = (sub.sum(axis=1) - np.diag(sub)) / (len(g) - 1)
             need = pair_similarity if len(g) == 2 else min_similarity
             worst = min(range(len(g)), key=lambda k: (float(scores[k]), g[k]))
             if float(scores[worst]) >= need:
@@ -342,10 +402,13 @@ def member_check(mat: np.ndarray, groups: list[list[int]], min_similarity: float
     return sorted(out, key=lambda g: (-len(g), g[0]))
 
 
-def cluster_lessons(mat: np.ndarray, threshold: float, member_similarity: float, pair_similarity: float) -> list[list[int]]:
-    """Clusters of lesson vectors (:func:`lesson_vectors`): average linkage
-    at ``threshold`` (:func:`cluster_vectors`), then :func:`member_check`."""
-    return member_check(mat, cluster_vectors(mat, threshold), member_similarity, pair_similarity)
+def cluster_lessons(mat: np.ndarray, threshold: float, member_similarity: float, pair_similarity: float,
+                    sims: np.ndarray | None = None) -> list[list[int]]:
+    """Clusters of lessons: average linkage at ``threshold``
+    (:func:`cluster_vectors`), then :func:`member_check`, both on ``sims``
+    (:func:`lesson_matrices`) when given, else on the cosines of ``mat``'s
+    rows (:func:`lesson_vectors`)."""
+    return member_check(mat, cluster_vectors(mat, threshold, sims), member_similarity, pair_similarity, sims)
 
 
 def mixed_vectors(corr_vecs: list[np.ndarray], task_vecs: list[np.ndarray | None], weight: float) -> np.ndarray:
@@ -1028,12 +1091,15 @@ def consolidate(
 
     emb = get_embedder(config) if unresolved else None
     cache_file = Path(config.store) / LESSON_FILE if config.store else None
-    lessons = lesson_vectors(unresolved, emb.encode, emb.name, th.cluster_why_weight, cache_file) if emb else matrix([])
+    weights = (1.0, th.cluster_why_weight, th.cluster_wrong_weight)
+    lessons, lesson_sims = (lesson_matrices(unresolved, emb.encode, emb.name, th.cluster_why_weight, weights, cache_file)
+                            if emb else (matrix([]), np.zeros((0, 0), np.float32)))
     has = [i for i, c in enumerate(unresolved) if c["id"] in vecs and float(np.abs(lessons[i]).sum()) > 0]
     items = [unresolved[i] for i in has]
     raw = matrix([vecs[c["id"]] for c in items])
     mixed = lessons[has] if has else matrix([])
-    groups = cluster_lessons(mixed, th.cluster_similarity, th.cluster_member_similarity, th.cluster_pair_similarity)
+    sims = lesson_sims[np.ix_(has, has)] if has else None
+    groups = cluster_lessons(mixed, th.cluster_similarity, th.cluster_member_similarity, th.cluster_pair_similarity, sims)
     # Corrections without a vector (empty text) stay singletons.
     groups += [[len(items) + i] for i in range(len(unresolved) - len(items))]
     clustered_ids = {c["id"] for c in items}
