@@ -162,3 +162,19 @@ def test_undo_right_after_a_merge_says_so_and_names_the_next(make_vault, store, 
     cs.undo(config, store)  # now the rename, as announced
     assert (root / "Old.md").exists() and not (root / "Older.md").exists()
     assert not (root / "B.md").exists()  # the merge stays
+
+
+def test_a_control_character_in_a_file_name_does_not_block_renames(make_vault, store, tmp_path) -> None:
+    root = make_vault({"Target.md": "# Target\n", "bad\x01name.md": "see [[Target]]\r\n", "CON.md": "[[Target]]\n"})
+    config = load_config(root, tmp_path / "store")
+    before = snapshot(root)
+    rename(config, store, "Target", "Goal")
+    assert (root / "bad\x01name.md").read_bytes() == b"see [[Goal]]\r\n"
+    assert (root / "CON.md").read_text() == "[[Goal]]\n"
+    rename(config, store, "bad\x01name", "Clean name")  # the odd file itself moves to a clean name
+    assert (root / "Clean name.md").exists() and not (root / "bad\x01name.md").exists()
+    cs.undo(config, store)
+    cs.undo(config, store)
+    assert snapshot(root) == before
+    with pytest.raises(UserError):  # but no operation makes up such a name
+        rename(config, store, "Target", "x", "bad\x02.md")

@@ -203,7 +203,10 @@ class _Paths:
             raise UnsafePath(f"path lies in the store folder, not the vault: {rel!r}")
 
     def full(self, rel: str) -> Path:
-        rel = safe_rel_path(rel)
+        # Containment rules only: an operation may rewrite, delete or restore
+        # a file whose existing name holds a control character; new names
+        # are checked strictly where the operation makes them up.
+        rel = safe_rel_path(rel, strict=False)
         full = self.root / rel
         key = str(full.parent)
         if key not in self._dirs:
@@ -294,7 +297,7 @@ def _write_file(config: Config, change: FileChange) -> None:
         except FileNotFoundError:
             pass
     else:
-        atomic_write(config.vault, change.path, change.after, fsync=False)
+        atomic_write(config.vault, change.path, change.after, fsync=False, strict=False)
 
 
 def _durable() -> None:
@@ -306,7 +309,10 @@ def _normalise(paths: _Paths, changes: Iterable[FileChange]) -> list[FileChange]
     out: list[FileChange] = []
     seen: set[str] = set()
     for c in changes:
-        rel = safe_rel_path(c.path)
+        # A file the operation creates gets the strict checks; one it rewrites
+        # or deletes keeps its existing name (undo/redo replay recorded,
+        # already checked changes and do not come through here).
+        rel = safe_rel_path(c.path, strict=c.before is None)
         if rel in seen:
             raise UserError(f"the operation changes {rel!r} twice")
         seen.add(rel)
@@ -760,5 +766,5 @@ def read_current(config: Config, rel: str) -> bytes | None:
     Raises:
         UnsafePath: ``rel`` is not a safe vault path.
     """
-    return _read(_full(config, safe_rel_path(rel)))
+    return _read(_full(config, safe_rel_path(rel, strict=False)))
 

@@ -40,7 +40,7 @@ def _process_umask() -> int:
 NEW_FILE_MODE = 0o666 & ~_process_umask()
 
 
-def safe_rel_path(rel: str) -> str:
+def safe_rel_path(rel: str, strict: bool = True) -> str:
     """Validate a vault-relative POSIX path for writing and return it in the
     Unicode form it was given.
 
@@ -49,6 +49,12 @@ def safe_rel_path(rel: str) -> str:
     bytes of its name on disk, which on Linux differ from the NFC bytes. Names
     brainwork makes up for new files are NFC already (see
     :func:`brainwork.ops.rename.file_name_for`).
+
+    ``strict=False`` keeps only the rules that keep a path inside the vault
+    (not empty, not absolute, no ``.``/``..`` segments, no NUL, no hidden
+    segment): for files that already exist under such a name (a control
+    character, a Windows-reserved name) and that an operation rewrites,
+    deletes or restores. Names brainwork makes up pass the strict checks.
 
     Raises:
         UnsafePath: empty, absolute, contains ``..``/``.`` segments, NUL or
@@ -66,10 +72,14 @@ def safe_rel_path(rel: str) -> str:
     for part in parts:
         if part in ("", ".", ".."):
             raise UnsafePath(f"path may not contain '.' or '..' segments: {rel!r}")
-        if _BAD_CHARS.search(part):
+        if strict and _BAD_CHARS.search(part):
             raise UnsafePath(f"path contains a forbidden character: {rel!r}")
         if part.startswith("."):
             raise UnsafePath(f"hidden files and folders are not written: {rel!r}")
+        if not strict:
+            if "\x00" in part:
+                raise UnsafePath(f"path contains a NUL character: {rel!r}")
+            continue
         if part.split(".")[0].lower() in _RESERVED:
             raise UnsafePath(f"reserved device name in path: {rel!r}")
         if part != part.strip() or part.endswith("."):
@@ -79,14 +89,14 @@ def safe_rel_path(rel: str) -> str:
     return "/".join(PurePosixPath(given).parts)
 
 
-def vault_file(root: Path, rel: str) -> Path:
+def vault_file(root: Path, rel: str, strict: bool = True) -> Path:
     """Absolute path of ``rel`` inside ``root``, after :func:`safe_rel_path`
     and a check that no existing symbolic link leads out of the vault.
 
     Raises:
         UnsafePath: as :func:`safe_rel_path`, or the resolved path is outside.
     """
-    rel = safe_rel_path(rel)
+    rel = safe_rel_path(rel, strict)
     root = root.resolve()
     full = root / rel
     resolved = full.resolve()
@@ -95,7 +105,7 @@ def vault_file(root: Path, rel: str) -> Path:
     return full
 
 
-def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True) -> Path:
+def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True, strict: bool = True) -> Path:
     """Write ``data`` to ``root/rel`` atomically (temp file + fsync + rename).
 
     Creates missing folders inside the vault. Keeps the old file's permission
@@ -109,7 +119,7 @@ def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True) -> Path:
         UnsafePath: ``rel`` is not a safe vault path.
         OSError: the disk refused; the old file is untouched.
     """
-    full = vault_file(root, rel)
+    full = vault_file(root, rel, strict)
     full.parent.mkdir(parents=True, exist_ok=True)
     mode = NEW_FILE_MODE
     try:
