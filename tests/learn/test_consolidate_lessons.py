@@ -158,3 +158,25 @@ def test_two_lessons_about_bad_totals_and_one_offs(make_vault, embedder):
         text = (config.vault / f"{cl.candidate}.md").read_text(encoding="utf-8")
         assert re.search(rf"(from|Evidence:) {len(cl.corrections)} corrections in {len(cl.tasks)} tasks", text)
         assert len(cl.tasks) == len({tasks[i.split('/')[-1]].id for i in cl.tasks}) >= 2
+
+
+def test_lesson_matrices_average_the_field_cosines_over_shared_fields():
+    from brainwork.learn.consolidate import lesson_matrices
+
+    table = {"a": [1, 0, 0], "b": [0, 1, 0], "c": [0, 0, 1], "d": [1, 1, 0]}
+
+    def encode(texts):
+        return np.array([table[t] + [0] * 381 for t in texts], dtype=np.float32)
+
+    rows = [{"fields": {"correct": "a", "why": "b", "wrong": "c"}},
+            {"fields": {"correct": "a", "why": "c", "wrong": "c"}},
+            {"fields": {"correct": "d", "why": "", "wrong": ""}}]
+    vecs, sims = lesson_matrices(rows, encode, "test-embedder-3", 0.5, (1.0, 0.5, 0.7))
+    assert vecs.shape == (3, 384) and sims.shape == (3, 3)
+    np.testing.assert_allclose(vecs, lesson_vectors(rows, encode, "test-embedder-3", 0.5))
+    # rows 0 and 1: correct 1, why 0, wrong 1 -> (1 + 0 + 0.7) / 2.2
+    assert abs(sims[0, 1] - 1.7 / 2.2) < 1e-5
+    # row 2 has only a correct: the mean is over that one field
+    assert abs(sims[0, 2] - 1 / np.sqrt(2)) < 1e-5
+    # clustering on the matrix instead of the vectors
+    assert cluster_lessons(vecs, 0.75, 0.75, 0.75, sims) == [[0, 1], [2]]

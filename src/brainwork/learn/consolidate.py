@@ -8,14 +8,14 @@ One pass (:func:`consolidate`):
    pass is reported (``ConsolidationPass`` rows in the store).
 2. **Embed** them and the rules (the embeddings cache; only changed text
    is embedded).
-3. **Cluster** the lessons, not the incidents: each correction is compared
-   by its ``correct`` and ``why`` with the case's specifics dropped
-   (:func:`lesson_vectors`; the ``wrong``, the title and the task are left
-   out, since look-alike lessons share the situation); agglomerative
-   clustering (scikit-learn, average linkage, cosine) merges groups while
-   their mean similarity is at least ``thresholds.cluster_similarity``,
-   then every member must stay close to the rest of its cluster
-   (:func:`member_check`).
+3. **Cluster** the lessons, not the incidents: two corrections are compared
+   field by field — the weighted mean of the cosines of their ``correct``,
+   ``why`` and ``wrong``, each with the case's specifics dropped
+   (:func:`lesson_matrices`; the title and the task are left out, since
+   look-alike lessons share the situation); agglomerative clustering
+   (scikit-learn, average linkage) merges groups while their mean
+   similarity is at least ``thresholds.cluster_similarity``, then every
+   member must stay close to the rest of its cluster (:func:`member_check`).
 4. **Match** each cluster to existing rules: a candidate or active rule that
    already lists one of its corrections as evidence, else the most similar
    one (cluster centroid vs rule, at least ``thresholds.rule_match_similarity``).
@@ -205,10 +205,11 @@ def lesson_surface(text) -> str:
 
 
 def lesson_texts(correction: dict) -> tuple[str, str]:
-    """The two texts a correction is clustered by: its ``correct`` and its
-    ``why``, each through :func:`lesson_surface`. The ``wrong`` (the
-    surface of the mistake), the title and the task are left out: two
-    look-alike lessons share the situation and differ in what to do."""
+    """The two texts of a correction's lesson vector (:func:`lesson_vectors`):
+    its ``correct`` and its ``why``, each through :func:`lesson_surface`.
+    The title and the task are left out: two look-alike lessons share the
+    situation and differ in what to do. (Clustering also compares the
+    ``wrong``: :func:`lesson_parts`.)"""
     f = correction.get("fields") or {}
     return lesson_surface(f.get("correct")), lesson_surface(f.get("why"))
 
