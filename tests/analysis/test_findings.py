@@ -249,7 +249,7 @@ def test_oversize_with_split_points(make_vault, run_check):
 
 # -- secrets --------------------------------------------------------------------------------
 def test_secret_found_masked_in_body_and_frontmatter(make_vault, run_check):
-    key_id = "AKIA" + "IOSFODNN7" + "EXAMPLE"
+    key_id = "AKIA" + "Q3ZP7RWX" + "2M4TNB6K"  # not AWS's documented ...EXAMPLE key: that is a placeholder
     password = "hunter2" + "hunter2"
     vault = make_vault(
         {

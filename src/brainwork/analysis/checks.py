@@ -29,7 +29,7 @@ from brainwork.store.quality import LinkRow, PageColumns
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
 from brainwork.vault.resolve import Resolver, norm
-from brainwork.vocabulary import THING_TYPES
+from brainwork.vocabulary import THING_TYPES, TYPE_FIELDS
 
 _H1 = re.compile(r"^#[ \t]+\S", re.MULTILINE)
 _H2 = re.compile(r"^##[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
@@ -275,6 +275,20 @@ def untyped(ctx: Context) -> list[Finding]:
     return out
 
 
+def _record_text_chars(ctx: Context, pid: str, type_: str | None, limit: int) -> int:
+    """Characters of a record's free-text frontmatter fields (a captured
+    task's ``request``/``summary``, a correction's ``wrong``/``correct``/
+    ``why``...: :data:`brainwork.vocabulary.TYPE_FIELDS` keys without a fixed
+    set of values). Capture writes a record's text there, so it counts as the
+    page's text; read only for pages already short of the stub limit."""
+    keys = [k for k, allowed in TYPE_FIELDS.get(type_ or "", {}).items() if allowed is None]
+    if not keys:
+        return 0
+    page = graph.get_page(ctx.store, pid)
+    values = [v for k in keys if isinstance(v := (page.fields.get(k) if page else None), str)]
+    return visible_chars("\n\n".join(values), at_least=limit) if values else 0
+
+
 def stub(ctx: Context) -> list[Finding]:
     limit = ctx.t.stub_chars
     out = []
@@ -283,6 +297,8 @@ def stub(ctx: Context) -> list[Finding]:
             continue
         body = ctx.pages.body[i]
         n = visible_chars(body, at_least=limit)
+        if n < limit:
+            n += _record_text_chars(ctx, pid, ctx.pages.type[i], limit)
         if n < limit:
             out.append(
                 _finding(ctx, "stub", pid, ctx.pages.body_line[i] or 1,

@@ -186,7 +186,8 @@ def create_page(
     else ``Name.md`` in ``folder`` (default: the folder of ``from_page``,
     the page holding the link, else the vault root). The new page has a
     ``title:`` (when the file name had to drop characters), ``type:`` when
-    given, and a ``# Name`` heading.
+    given, and a ``# Name`` heading; its ``stub`` finding is dismissed in
+    the same (undoable) operation.
 
     Raises:
         UnsafePath: the target would lead outside the vault or is not a
@@ -235,6 +236,9 @@ def create_page(
     return changeset.apply(
         config, store, "create-page", f"create {rel} for [[{target}]] ({len(revived)} dead link(s) revived)",
         [FileChange(rel, None, text.encode("utf-8"))],
+        # The new page is empty on purpose (its text is for the person to
+        # write); brainwork's own write is not reported back as a stub.
+        store_actions=[{"do": "dismiss", "key": f"stub:{new_id}", "reason": "created for a dead link"}],
         details={"path": rel, "page": new_id, "revived": len(revived)},
     )
 
