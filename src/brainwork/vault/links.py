@@ -34,6 +34,15 @@ _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _NEEDS_BLOCKS = re.compile(r"```|~~~|^(?: {4}|\t)|<!--", re.MULTILINE)
+_FENCE_OR_COMMENT = re.compile(r"```|~~~|<!--")
+_FENCE = re.compile(r"```|~~~")
+_INDENTED = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
+# A line after which an indented line may open an indented code block: blank,
+# an ATX heading, a thematic break or setext underline, a bare list marker,
+# or a line starting with '<' (an HTML block may end there). After any other
+# line the indented line continues a paragraph or list item (CommonMark: an
+# indented code block cannot interrupt a paragraph).
+_BLOCK_END = re.compile(r"[ \t]*(?:#|<|(?:[-*_=][ \t]*)+$|(?:[-*+]|\d{1,9}[.)])[ \t]*$|$)")
 _TOP_KEY = re.compile(r"^([^\s#\-:'\"][^:]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:[ \t]|$)")
 
 _md = MarkdownIt("commonmark", {"html": True}).disable(["inline", "text_join"], ignoreInvalid=True)
@@ -51,8 +60,78 @@ def mask_non_links(body: str) -> str:
     The result has the same length and the same line breaks, so offsets and
     line numbers found in it hold for ``body``.
     """
+    if _needs_blocks(body, comments=False):
+        return _mask(body, True)
+    if "<!--" in body:
+        spans = _comment_blocks(body)
+        return _mask(body, True) if spans is None else _mask(body, False, spans)
+    return _mask(body, False)
+
+
+_CONTAINER_PREFIX = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)+")
+
+
+def _comment_blocks(body: str) -> list[tuple[int, int]] | None:
+    """The HTML comment blocks markdown-it would find in ``body`` (which has
+    no fence and no indented code block), as (start, end) offsets of whole
+    lines; None when one may sit in a list item or quote (then only the
+    block parse knows).
+
+    CommonMark: a line starting with ``<!--`` after at most three spaces
+    opens an HTML block that ends with the first line containing ``-->``
+    (or the end of the text); ``<!--`` elsewhere is inline HTML, which the
+    comment pattern masks anyway."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for m in re.finditer("<!--", body):
+        if m.start() < pos:
+            continue
+        line_start = body.rfind("\n", 0, m.start()) + 1
+        prefix = body[line_start : m.start()]
+        if prefix == " " * len(prefix) and len(prefix) <= 3:
+            close = body.find("-->", line_start)
+            if close == -1:
+                end = len(body)
+            else:
+                nl = body.find("\n", close)
+                end = len(body) if nl == -1 else nl + 1
+            out.append((line_start, end))
+            pos = end
+        elif not prefix.strip() or _CONTAINER_PREFIX.fullmatch(prefix):
+            return None
+    return out
+
+
+def _needs_blocks(body: str, comments: bool = True) -> bool:
+    """Whether markdown-it's block parse can find a fence, an indented code
+    block or an HTML comment block in ``body``.
+
+    A scan decides most notes: no fence marker, no ``<!--`` and no indented
+    line that could open a code block (real notes indent nested list items,
+    which continue the line above) means there is nothing to find; only
+    the rest are parsed (markdown-it is ~80% of indexing a real vault)."""
+    if (_FENCE_OR_COMMENT if comments else _FENCE).search(body):
+        return True
+    for m in _INDENTED.finditer(body):
+        start = m.start()
+        if start == 0:
+            return True
+        prev = body[body.rfind("\n", 0, start - 1) + 1 : start - 1].rstrip("\r")
+        if _BLOCK_END.match(prev):
+            return True
+    return False
+
+
+def _mask(body: str, parse_blocks: bool, spans: list[tuple[int, int]] | None = None) -> str:
+    """:func:`mask_non_links`, with markdown-it's block parse only when
+    ``parse_blocks``, else blanking the comment block ``spans`` found by a
+    scan."""
     chars: list[str] | None = None
-    if _NEEDS_BLOCKS.search(body):
+    if spans:
+        chars = list(body)
+        for start, end in spans:
+            _blank(body, start, end, chars)
+    if parse_blocks:
         chars = list(body)
         line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
         for tok in _md.parse(body):
