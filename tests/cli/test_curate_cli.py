@@ -36,7 +36,8 @@ def run(vault, tmp_path):
 def test_rename_log_undo_redo(run, vault) -> None:
     r = run("rename", "Hub", "Center")
     assert r.exit_code == 0, r.output
-    assert "rename title 'Hub' -> 'Center', Hub.md -> Center.md: 2 link(s) in 2 file(s)" in r.output
+    # the page keeps its bytes (its "# Hub" heading still gives its title): only the file moves
+    assert "rename Hub.md -> Center.md: 2 link(s) in 2 file(s)" in r.output
     assert "a.md:1: [[Hub]] -> [[Center]]" in r.output
     assert (vault / "a.md").read_text().startswith("links [[Center]]")
     r = run("log", "--json")
@@ -89,7 +90,10 @@ def test_merge_asks_and_defaults_to_no(run, vault) -> None:
     assert "merged Hub copy into Hub" in r.output
     assert not (vault / "Hub copy.md").exists()
     assert (vault / "a.md").read_text() == "links [[Hub]] and [[Hub|copy]] and [[Ghost]]\n"
-    assert json.loads(run("log", "--json").output) == []
+    [entry] = json.loads(run("log", "--json").output)  # recorded without its bytes, as a stop for undo
+    assert entry["kind"] == "merge" and entry["reversible"] is False
+    r = run("undo")
+    assert r.exit_code == 2 and "cannot be undone; there is nothing older to undo" in r.output
 
 
 def test_merge_yes(run, vault) -> None:

@@ -159,6 +159,8 @@ def _forward(ctx: click.Context, config: Config) -> None:
         return
     stdin = None
     if not sys.stdin.isatty() and ctx.command.name == "merge":
+        if not owner.socket_path(config).exists():
+            return  # no owner: merge asks here, its answer line still unread
         stdin = sys.stdin.readline()  # the answer to merge's question
     reply = owner.ask(config, owner.Request(argv=list(argv), stdin=stdin))
     if reply is None:
@@ -251,6 +253,31 @@ def _captures_pending(config: Config) -> bool:
         return False
 
 
+def require_vault(config: Config) -> None:
+    """Refuse to make a store in a folder that is not a vault: no store yet
+    at the default place (``VAULT/.brainwork``) and not one Markdown page
+    (hidden folders skipped; the walk stops at the first page). Opening the
+    store would create ``.brainwork/`` there, and an agent's hook would get
+    an empty doctrine instead of an error. An explicit ``--store`` is taken
+    as meant.
+
+    Raises:
+        UserError: the folder is not a vault (one line; exit 2).
+    """
+    from brainwork.config import STORE_DIR
+
+    if config.store != config.vault / STORE_DIR or config.store.exists():
+        return
+    for _folder, dirs, files in os.walk(config.vault):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if any(f.lower().endswith(".md") and not f.startswith(".") for f in files):
+            return
+    raise UserError(
+        f"{config.vault} is not a vault (no Markdown pages, no {STORE_DIR}/); "
+        "run brainwork in the vault's folder or pass --vault"
+    )
+
+
 @contextmanager
 def open_store(config: Config, wait: float | None = None) -> Iterator:
     """The vault's store for one command.
@@ -279,6 +306,7 @@ def open_store(config: Config, wait: float | None = None) -> Iterator:
                 here.wrote = True  # captured pages were indexed and logged: the owner's views refresh
             yield store
         return
+    require_vault(config)
     store = _open_waiting(config, wait)
     try:
         message = recover(config, store)
