@@ -147,8 +147,9 @@ def _merge(existing, values: list[str]) -> list[str]:
     return [*base, *values]
 
 
-@click.group("capture")
-def capture_group() -> None:
+@click.group("capture", invoke_without_command=True)
+@click.pass_context
+def capture_group(ctx: click.Context) -> None:
     """Record a task, correction, source, tool, decision or artifact as a new page.
 
     \b
@@ -157,6 +158,10 @@ def capture_group() -> None:
       brainwork capture correction --task tasks/2026-09-02-renew-cert --wrong W --correct C --why Y
       echo '{"wrong": "...", "correct": "...", "why": "...", "task": "..."}' | brainwork capture correction --json -
     """
+    if ctx.invoked_subcommand is None:  # one line, not the usage block
+        from brainwork.learn.capture import CAPTURE_TYPES
+
+        raise UserError(f"capture needs a type: {', '.join(CAPTURE_TYPES)} (brainwork capture TYPE --help)")
 
 
 from brainwork.learn.capture import CAPTURE_TYPES  # noqa: E402  (light: no model, no kuzu at import)

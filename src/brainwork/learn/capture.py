@@ -239,11 +239,10 @@ class VaultNames:
         hit = self._names().resolve(name)
         if hit.page is not None:
             return hit.page
-        from rapidfuzz import process
+        from brainwork.vault.resolve import similar_names
 
-        choices = {pid: f"{title} {pid}" for pid, title in self._titles.items()}
-        close = process.extract(name, choices, limit=3)
-        hint = f"; did you mean {', '.join(repr(c[2]) for c in close)}?" if close else ""
+        close = similar_names(name, {pid: [title, pid.rsplit("/", 1)[-1]] for pid, title in self._titles.items()})
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
         raise PageNotFound(f"no page named {name!r}{hint}")
 
 

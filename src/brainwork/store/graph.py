@@ -520,8 +520,6 @@ def find_page(store: Store, name: str, include_attachments: bool = False) -> str
     Raises:
         PageNotFound: nothing fits; the message suggests the closest titles.
     """
-    from rapidfuzz import process
-
     from brainwork.errors import PageNotFound
     from brainwork.vault.resolve import Resolver
 
@@ -532,7 +530,8 @@ def find_page(store: Store, name: str, include_attachments: bool = False) -> str
     hit = resolver.resolve(name)
     if hit.page is not None:
         return hit.page
-    choices = {r.id: f"{r.title} {r.id}" for r in rows}
-    close = process.extract(name, choices, limit=3)
-    hint = f"; did you mean {', '.join(repr(c[2]) for c in close)}?" if close else ""
+    from brainwork.vault.resolve import similar_names
+
+    close = similar_names(name, {r.id: [r.title, r.id.rsplit("/", 1)[-1], *(r.aliases or [])] for r in rows})
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
     raise PageNotFound(f"no page named {name!r}{hint}")

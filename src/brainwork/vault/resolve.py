@@ -134,3 +134,25 @@ class Resolver:
         if cands:
             return _pick(cands)
         return Resolution(None)
+
+
+#: Least rapidfuzz ``ratio`` (0-100, case-folded) for a "did you mean"
+#: suggestion: a misspelling (``Postgress`` ~ ``Postgres`` 94) or a partial
+#: name (``tls cert`` ~ ``Renew TLS cert`` 73) passes, an unrelated name
+#: (``zzz``, ``budget`` ~ ``Renew TLS cert``) does not.
+SUGGEST_MIN_RATIO = 60
+
+
+def similar_names(name: str, names: dict[str, list[str]], limit: int = 3) -> list[str]:
+    """Up to ``limit`` keys of ``names`` (page id -> its title, file name,
+    aliases) with a name resembling ``name``, best first; [] when none does.
+    For "no page named X; did you mean ...?" messages."""
+    from rapidfuzz import fuzz, utils
+
+    query = utils.default_process(name)
+    scored = []
+    for pid, candidates in names.items():
+        best = max((fuzz.ratio(query, utils.default_process(c)) for c in candidates if c), default=0)
+        if best >= SUGGEST_MIN_RATIO:
+            scored.append((-best, pid))
+    return [pid for _, pid in sorted(scored)[:limit]]
