@@ -27,7 +27,9 @@ example of every plugin.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
+from collections import Counter
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable
@@ -62,13 +64,33 @@ _GATES: tuple[re.Pattern, ...] = tuple(
         r"SK[a-z0-9]{32}",  # TwilioKeyDetector
         r"AccountKey=",  # AzureStorageKeyDetector
         r"://[^\s@]*@",  # BasicAuthDetector, CloudantDetector (URL form)
-        # Base64HighEntropyString / HexHighEntropyString: a quoted run of their
-        # charset; entropy above the default limits (4.5 / 3.0 bits) needs at
-        # least 23 / 9 distinct characters.
-        r"'[A-Za-z0-9+/\\_=-]{9,}'",
-        r'"[A-Za-z0-9+/\\_=-]{9,}"',
     )
 )
+
+#: Base64HighEntropyString / HexHighEntropyString: a quoted run of their
+#: charset (entropy above the default limits, 4.5 / 3.0 bits, needs at least
+#: 23 / 9 distinct characters). The closing quote is only looked at, so a
+#: quote that closes one run may open the next: a superset of the plugins'
+#: own matches.
+_QUOTED_RUN = re.compile(r"""(['"])([A-Za-z0-9+/\\_=-]{9,})(?=\1)""")
+_HEX = frozenset("0123456789abcdefABCDEF")
+#: The plugins' default entropy limits (bits per character), lowered by a
+#: rounding margin: the gate must never be stricter than the plugin.
+_BASE64_LIMIT = 4.5 - 1e-9
+_HEX_LIMIT = 3.0 - 1e-9
+
+
+def _entropy(data: str) -> float:
+    """Shannon entropy of ``data`` in bits per character (the plugins'
+    formula; the hex plugin's reduction for all-digit runs only lowers it)."""
+    n = len(data)
+    return -sum(c / n * math.log2(c / n) for c in Counter(data).values())
+
+
+def _high_entropy(run: str) -> bool:
+    """Whether a quoted run can pass either high-entropy plugin's limit."""
+    e = _entropy(run)
+    return e > _BASE64_LIMIT or (e > _HEX_LIMIT and _HEX.issuperset(run))
 #: SoftlayerDetector's URL form, searched in the lower-cased text.
 _SOFTLAYER_URL = re.compile(r"softlayer\.com")
 #: KeywordDetector (and the keyword forms of AWS, Cloudant, IBM and Softlayer):
@@ -122,6 +144,10 @@ def _gated_starts(text: str) -> set[int]:
     for gate in _GATES:
         for m in gate.finditer(text):
             starts.add(text.rfind("\n", 0, m.start()) + 1)
+    if "'" in text or '"' in text:
+        for m in _QUOTED_RUN.finditer(text):
+            if _high_entropy(m.group(2)):
+                starts.add(text.rfind("\n", 0, m.start()) + 1)
     low = text.lower()
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = text
