@@ -178,3 +178,15 @@ def test_a_control_character_in_a_file_name_does_not_block_renames(make_vault, s
     assert snapshot(root) == before
     with pytest.raises(UserError):  # but no operation makes up such a name
         rename(config, store, "Target", "x", "bad\x02.md")
+
+
+def test_labels_and_headings_are_trimmed_as_obsidian_reads_them(make_vault, store, tmp_path) -> None:
+    from brainwork.vault.parse import parse_text
+
+    text = "see [[Alpha | first]] and [[Alpha # Part | second ]]\r\n"
+    links = parse_text("x.md", text.encode()).links
+    assert [(l.target, l.heading, l.label) for l in links] == [("Alpha", None, "first"), ("Alpha", "Part", "second")]
+    root = make_vault({"Alpha.md": "# Alpha\n## Part\n", "x.md": text})
+    config = load_config(root, tmp_path / "store")
+    rename(config, store, "Alpha", "Beta")
+    assert (root / "x.md").read_bytes() == b"see [[Beta | first]] and [[Beta # Part | second ]]\r\n"

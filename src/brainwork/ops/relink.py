@@ -593,6 +593,10 @@ def _unparsed_linkers(config, vl: VaultLinks, before: Resolver, redirect: dict[s
     return out
 
 
+def _trim(text: str | None) -> str | None:
+    return text.strip() if text is not None else None
+
+
 def _check_link(check: _Check, after: Resolver) -> str | None:
     """None if the rewritten link text is one link that keeps its heading
     and label and reaches its page, else what is wrong."""
@@ -610,7 +614,8 @@ def _check_link(check: _Check, after: Resolver) -> str | None:
         if not m:
             return "is no longer one wikilink"
         target, heading, label = split_inner(m.group(2))
-        if heading != check.heading or label != check.label:
+        # compared trimmed: a store indexed before labels were trimmed holds them untrimmed
+        if _trim(heading) != _trim(check.heading) or _trim(label) != _trim(check.label):
             return "would lose its heading or label"
     got = after.resolve(target, check.source).page
     if got != check.want:

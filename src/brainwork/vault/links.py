@@ -166,7 +166,9 @@ def split_inner(inner: str) -> tuple[str, str | None, str | None]:
 
     ``"Note#Part|shown"`` -> ``("Note", "Part", "shown")``; a heading that is
     a block reference keeps its caret (``"^abc"``). ``\\|`` (the escape used in
-    tables) separates the label like ``|``.
+    tables) separates the label like ``|``. Target, heading and label are
+    trimmed, as Obsidian reads them (``[[Alpha | first]]`` has the label
+    ``first``).
     """
     label = None
     if "|" in inner:
@@ -176,6 +178,9 @@ def split_inner(inner: str) -> tuple[str, str | None, str | None]:
     heading = None
     if "#" in inner:
         inner, heading = inner.split("#", 1)
+        heading = heading.strip()
+    if label is not None:
+        label = label.strip()
     return inner.strip(), heading, label
 
 
