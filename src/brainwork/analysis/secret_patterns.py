@@ -39,15 +39,14 @@ MIN_ENTROPY_CHARS = 20
 #: detect-secrets' default base64 entropy limit (bits per character).
 ENTROPY_BITS = 4.5
 
+#: Searched in the lower-cased text (case-insensitive alternation is ~10x
+#: slower in ``re``); which words before ``key`` count is checked after the
+#: match (:func:`_credential_key`).
 ASSIGNMENT = re.compile(
-    r"""(?ix)
-    (?:^|[\s,{"'`])                       # start of line or of a key
-    (?P<key>[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)
-       |[a-z0-9_.-]+_key)                 # *_KEY, *_TOKEN, *_SECRET (env style)
-    ["'`]?\s*(?::|=)\s*                   # YAML key: value, KEY=value
-    (?P<value>["']?[^\s"'`#,;]{%d,}["']?)
-    """ % MIN_ASSIGNED
+    r"""(?P<key>password|passwd|pwd|secret|token|key)["'`]?[ \t]*[:=][ \t]*(?P<value>["']?[^\s"'`#,;)\]>]{%d,}["']?)"""
+    % MIN_ASSIGNED
 )
+_KEY_BEFORE = re.compile(r"(?:_|(?:api|access|private)[_-]?)$")
 OPENAI_KEY = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")
 #: A bare token: base64/url-safe characters, not part of a URL, path, file
 #: name or query (no ``/ . % ? & # :`` on either side; ``=`` only as padding).
@@ -105,8 +104,13 @@ def scan_text(text: str) -> list[PatternHit]:
         if not is_placeholder(m.group()):
             hits.append(PatternHit(line_of(m.start()), "OpenAI Token", m.group()))
             taken.add((m.start(), m.end()))
-    for m in ASSIGNMENT.finditer(text):
-        value = m.group("value").strip("\"'")
+    low = text.lower()
+    if len(low) != len(text):  # a few characters change length when lower-cased
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    for m in ASSIGNMENT.finditer(low):
+        if m.group("key") == "key" and not _KEY_BEFORE.search(low, max(0, m.start() - 8), m.start()):
+            continue  # "key: ..." in prose; only api_key, ACCESS_KEY, *_KEY
+        value = text[m.start("value") : m.end("value")].strip("\"'")
         if is_placeholder(value) or "[[" in value or "://" in value and "@" not in value:
             continue
         start = m.start("value")
