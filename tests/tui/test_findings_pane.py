@@ -150,7 +150,7 @@ async def test_rename_a_diary_title_then_dismiss_a_finding_and_undo(sample_confi
         await settle(pilot)
         page = parse_file(sample_config.vault, f"{DIARY}.md")
         assert page.title == finding.target
-        assert old_title in page.aliases  # outside references still resolve
+        assert old_title not in page.aliases  # renamed as Obsidian does: an alias only when asked ([rename] keep_alias)
         assert ("diary-title", DIARY) not in codes_and_pages(screen)
 
         # dismiss, with a reason; u brings the finding back
