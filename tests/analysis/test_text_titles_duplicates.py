@@ -28,14 +28,19 @@ def test_visible_text_drops_markup_and_keeps_what_a_reader_sees():
 
 def test_visible_text_html_block_is_not_text():
     assert visible_text("<div>\nhidden html\n</div>\n\ntext") == "text"
-    assert lower_bound_chars("<div>x</div>") is None
+    # the block's lines are left out of the bound; marker-ended blocks are counted exactly
+    assert lower_bound_chars("<div>x</div>") == 0
+    assert lower_bound_chars("<div>\nhidden\n\ntext") == 4
+    assert lower_bound_chars("see <https://x.org> here") >= 7
+    assert lower_bound_chars("<!-- hidden -->\ntext") == 4
+    assert lower_bound_chars("<script>\nx\n\nstill script\n</script>") is None
 
 
 _pieces = st.sampled_from(
     [
         "word", "Wörter", " ", "\n", "\n\n", "# ", "## ", "- ", "**", "_", "`", "```\n", "~~~\n", "[[", "]]", "|", "#",
         "![[", "[", "](", ")", "](https://x.y/z)", "<!--", "-->", "%%", "&amp;", "&#35;", "<b>", "</b>", "> ",
-        "[x]: http://r", "\\", "1.", "|---|", "é", "ß", "😀", "=",
+        "[x]: http://r", "\\", "1.", "|---|", "é", "ß", "😀", "=", "<div>", "<span class=x>", "<https://a.b>", "<pre>", "</div>",
     ]
 )
 

@@ -96,13 +96,52 @@ def visible_text(body: str) -> str:
     return _WS.sub(" ", "".join(out)).strip()
 
 
+_HTML_NOT_COMMENT = re.compile(r"<(?:[A-Za-z/?]|!(?!--))")
+_LINE_PREFIX = r"^[ \t>*+\-0-9.)]*"
+_MARKER_BLOCK = re.compile(_LINE_PREFIX + r"<(?:script|pre|style|textarea|\?|!)", re.MULTILINE | re.IGNORECASE)
+# Not an autolink (<https://...>, <a@b.c> stay: their text is shown).
+_TAG_BLOCK = re.compile(
+    _LINE_PREFIX + r"</?[A-Za-z](?![A-Za-z0-9+.\-]*:[^\s<>]*>)(?![^\s<>@]*@[^\s<>]*>).*?(?:\n[ \t]*\n|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def _comment_lines_removed(text: str) -> str:
+    """``text`` without the lines from each ``<!--`` to the end of the line
+    holding its ``-->`` (to the end of the text when unclosed)."""
+    parts: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("<!--", pos)
+        if start < 0:
+            break
+        line_start = text.rfind("\n", 0, start) + 1
+        parts.append(text[pos:max(pos, line_start)])
+        close = text.find("-->", start + 4)
+        if close < 0:
+            pos = len(text)
+            break
+        nl = text.find("\n", close)
+        pos = len(text) if nl < 0 else nl
+        parts.append(" ")
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _shown(m: "re.Match[str]") -> str:
+    if m.group(1):
+        return " "
+    target, heading, label = split_inner(m.group(2))
+    return f" {label if label is not None else (target or heading or '')} "
+
+
 def lower_bound_chars(body: str) -> int | None:
     """A cheap lower bound of ``len(visible_text(body))``, or ``None`` when
-    the body holds HTML or an HTML comment (an HTML block hides text the
+    the body holds HTML other than comments (an HTML block hides text the
     bound would count).
 
-    Counts only ASCII letters after removing %%comments%%, link
-    destinations, image alt texts, reference definitions, fence lines,
+    Counts only ASCII letters after removing %%comments%%, the lines
+    HTML comments touch, link destinations, image alt texts, reference definitions, fence lines,
     entities, tag-like spans and wikilinks (digits are not counted, so list
     numbers need no care).
     """
@@ -110,9 +149,23 @@ def lower_bound_chars(body: str) -> int | None:
     if "%%" in text:
         text = _OBSIDIAN_COMMENT.sub(" ", text)
     if "<" in text and _HTML_START.search(text):
-        return None  # HTML or a comment may open an HTML block hiding whole lines
+        # The lines a comment touches are left out whole (a comment block
+        # is whole lines up to the one holding -->), and so is every run of
+        # lines from one that starts with a tag to the next blank line (an
+        # HTML block of CommonMark types 6 and 7, in a list item or quote
+        # too); blocks that end at a marker instead (script, pre, style,
+        # textarea, <? and <! forms) are counted exactly.
+        if "<!--" in text:
+            text = _comment_lines_removed(text)
+        if _HTML_NOT_COMMENT.search(text):
+            if _MARKER_BLOCK.search(text):
+                return None
+            text = _TAG_BLOCK.sub(" ", text)
     if "[[" in text:
-        text = _WIKILINK_FAST.sub(" ", text)
+        # What a wikilink shows (its label, else its target) is body text
+        # when the link is real; inside code its raw form is, which holds
+        # the same letters and more; an embed shows nothing.
+        text = WIKILINK.sub(_shown, text)
     if "![" in text:
         text = MDLINK.sub(lambda m: " " if m.group(1) else m.group(0), text)  # whole images
         if "![" in text:
