@@ -5,8 +5,11 @@
    others are hashed (SHA-256) and re-parsed only if the hash differs.
 3. Removed files are deleted; a removed page whose hash reappears at a new
    path is reported as moved.
-4. If anything changed, every link is re-resolved in memory (a new page can
-   revive a dead link anywhere) and all edges are rewritten in bulk.
+4. If few files changed, they are written as a partial sync
+   (:func:`brainwork.index.incremental.apply_changes`: only the changed
+   files' links and the links whose resolution can change are rewritten);
+   otherwise every link is re-resolved in memory (a new page can revive a
+   dead link anywhere) and all edges are rewritten in bulk.
 5. All writes happen in one transaction: the store is never half-written.
 
 An unchanged vault is read but nothing is written.
