@@ -1,5 +1,7 @@
 """Sync a *known* list of changed files into the store (after an operation
-wrote them), without scanning the vault or rewriting every edge.
+wrote them), without scanning the vault or rewriting every edge; and
+:func:`apply_changes`, the partial write both this and
+:func:`brainwork.index.sync.sync` (for a few changed files) use.
 
 :func:`brainwork.index.sync.sync` is the general path: scan, detect changes,
 re-resolve every link, rewrite every edge. An operation knows exactly which
