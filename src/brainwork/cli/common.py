@@ -159,8 +159,8 @@ def _forward(ctx: click.Context, config: Config) -> None:
         return
     stdin = None
     if not sys.stdin.isatty() and ctx.command.name == "merge":
-        if not owner.socket_path(config).exists():
-            return  # no owner: merge asks here, its answer line still unread
+        if owner.status(config) is None:
+            return  # no live owner (a dead one leaves its socket file): merge asks here, its answer still unread
         stdin = sys.stdin.readline()  # the answer to merge's question
     reply = owner.ask(config, owner.Request(argv=list(argv), stdin=stdin))
     if reply is None:
