@@ -60,7 +60,7 @@ from brainwork.config import Config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.store import Store
 from brainwork.store import history as undo_log
-from brainwork.ops.journal import CAPTURE_TEMP_PREFIX, FileChange, pack, unpack
+from brainwork.ops.journal import CAPTURE_TEMP_PREFIX, FileChange, fsync_dir as _fsync_dir, pack, unpack
 from brainwork.vault.write import atomic_write, safe_rel_path
 
 JOURNAL = "journal.bin"
@@ -244,19 +244,6 @@ class _CrashHook:
         self.count += 1
         if self.limit is not None and self.count >= self.limit:
             os.kill(os.getpid(), signal.SIGKILL)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 #: Threads writing an operation's files. Replacing an existing file makes

@@ -89,7 +89,9 @@ CREATED_DIR = "created"
 CAPTURE_TEMP_PREFIX = ".bw-capture-"
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or a new name in ``folder`` durable (best effort: some
+    file systems refuse to fsync a folder)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -194,7 +196,7 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
-        _fsync_dir(parent)
+        fsync_dir(parent)
         return rel, True
     raise UserError(f"no free file name for {base}{ext}")
 
@@ -264,5 +266,5 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
-    _fsync_dir(full.parent)
+    fsync_dir(full.parent)
     return True
