@@ -8,6 +8,9 @@
 - ``obsidian_help``: the ``obsidian-help-en`` vault inside ``corpora``.
 - ``sample_vault_copy``: a writable copy of ``sample_vault/`` in ``tmp_path``.
 - ``make_vault``: build a small vault in ``tmp_path`` from ``{path: text or bytes}``.
+- ``serving``: ``brainwork serve`` running (a real subprocess) on a copy of
+  ``sample_vault/``, as ``(vault, process)``; stopped with SIGTERM after the
+  test unless the test killed it.
 - ``store``: an open :class:`~brainwork.store.Store` in ``tmp_path`` (closed
   after the test). One Store per path per process (Kùzu).
 """
@@ -83,3 +86,28 @@ def store(tmp_path: Path):
         yield s
     finally:
         s.close()
+
+
+@pytest.fixture
+def serving(sample_vault_copy):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from brainwork.config import load_config
+    from brainwork.service import owner
+
+    vault = sample_vault_copy
+    proc = subprocess.Popen([sys.executable, "-c", "from brainwork.cli import main; main()", "--vault", str(vault),
+                             "serve"], stderr=subprocess.PIPE, text=True)
+    config = load_config(vault)
+    deadline = time.monotonic() + 120
+    while owner.status(config) is None:
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, "serve did not come up"
+        time.sleep(0.1)
+    yield vault, proc
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)

@@ -181,24 +181,6 @@ async def test_several_servers_at_once_against_one_vault(sample_vault_copy, tmp_
     assert owner.status(load_config(vault)) is None
 
 
-@pytest.fixture
-def serving(sample_vault_copy):
-    """``brainwork serve`` on a copy of sample_vault."""
-    vault = sample_vault_copy
-    proc = subprocess.Popen([*BRAINWORK, "--vault", str(vault), "serve"], stderr=subprocess.PIPE, text=True,
-                            env=_env())
-    config = load_config(vault)
-    deadline = time.monotonic() + 120
-    while owner.status(config) is None:
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, "serve did not come up"
-        time.sleep(0.1)
-    yield vault, proc
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-
-
 async def _two_agents(vault: Path, tmp_path: Path, prefix: str) -> list[str]:
     """Two sessions at once against a vault whose store another process
     owns: every store call goes to the owner (the store cannot be opened

@@ -118,25 +118,6 @@ async def test_agents_work_while_the_workbench_is_open(sample_vault_copy):
     assert out.returncode == 0, out.stderr
 
 
-@pytest.fixture
-def serving(sample_vault_copy):
-    """``brainwork serve`` on a copy of sample_vault (no model: the recall in
-    the test loads it in the daemon when first asked)."""
-    vault = sample_vault_copy
-    proc = subprocess.Popen([*BRAINWORK, "--vault", str(vault), "serve"], stderr=subprocess.PIPE, text=True,
-                            env=_env())
-    config = load_config(vault)
-    deadline = time.monotonic() + 120
-    while owner.status(config) is None:
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, "serve did not come up"
-        time.sleep(0.1)
-    yield vault, proc
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-
-
 def test_agents_work_while_serve_runs_and_survive_its_sigkill(serving):
     vault, proc = serving
     config = load_config(vault)
