@@ -61,7 +61,7 @@ def stats_cmd(config: Config, as_json: bool) -> None:
     echo(f"pages: {data.pages}  attachments: {data.attachments}")
     echo("types: " + (", ".join(f"{t or '(untyped)'} {n}" for t, n in sorted(data.types.items())) or "none"))
     echo("edges: " + ", ".join(f"{e} {n}" for e, n in data.edges.items()))
-    echo(f"dead links: {data.dead_links}  parse errors: {data.parse_errors}")
+    echo(f"dead links: {data.dead_links}  parse errors: {data.parse_errors}  ambiguous links: {data.ambiguous_links}")
 
 
 @click.command("show")
