@@ -51,6 +51,7 @@ from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, 
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
 from brainwork.tui.panes import PANES, Pane
+from brainwork.tui.screens.graph import LIST_SHARE
 from brainwork.service.handle import StoreHandle, StoreUnavailable
 from brainwork.service.freshness import Freshness
 from brainwork.service.owner import OwnerServer
@@ -82,13 +83,16 @@ class BrainworkApp(App[None]):
     TITLE = "brainwork"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = {AppCommands, PageCommands}
+    # The footer shows Quit and Help first, then the pane's keys, then these
+    # in this order, as far as they fit (see tui/widgets/key_footer.py).
     BINDINGS = [
         Binding("q", "quit", "Quit", tooltip="Leave the workbench"),
         Binding("question_mark", "help", "Help", tooltip="Every key binding of the app and this pane"),
-        Binding("t", "change_theme", "Theme", tooltip="Pick a theme"),
         Binding("u", "undo", "Undo", tooltip="Undo the last operation"),
-        Binding("U", "redo", "Redo", show=False, tooltip="Redo the last undone operation"),
+        Binding("z", "toggle_maximize", "Zoom", tooltip="Maximise the focused panel, or restore it"),
         Binding("ctrl+r", "reindex", "Re-index", tooltip="Sync the vault into the store now"),
+        Binding("t", "change_theme", "Theme", show=False, tooltip="Pick a theme"),
+        Binding("U", "redo", "Redo", show=False, tooltip="Redo the last undone operation"),
     ]  # plus one digit per pane, bound in __init__ from the registry
 
     #: Counts as :func:`brainwork.store.graph.counts` returns (None until read).
@@ -129,6 +133,9 @@ class BrainworkApp(App[None]):
         self.undo_available = False
         self.redo_available = False
         self.undo_state = operations.UndoState()
+        #: The graph pane's page-list width in percent (``<``/``>``), kept
+        #: for the session.
+        self.graph_list_share = LIST_SHARE
         self._pane_screens: dict[str, Screen] = {}
         self._progress_at = 0.0
         #: Follows the vault on disk once the store is open (:mod:`brainwork.tui.live_sync`).
@@ -176,6 +183,33 @@ class BrainworkApp(App[None]):
 
     def toggle_hops(self) -> None:
         self._graph().action_toggle_hops()
+
+    def current_page(self) -> str | None:
+        """The page the palette's ``page: rename`` (etc.) act on: the graph
+        pane's highlighted page when it is showing, else its centre."""
+        screen = self._pane_screens.get("graph")
+        if screen is None:
+            return None
+        return screen.target_page() if self.screen is screen else screen.current
+
+    def act_on_page(self, action: str) -> None:
+        """Run the graph pane's page action ``action`` (``rename``,
+        ``set_type``, ``merge``, ``split``, ``edit``) on :meth:`current_page`."""
+        page = self.current_page()
+        if page is None:
+            self.notify("No page is open in the graph pane.", title="Nothing to act on")
+            return
+        graph_screen = self._graph()
+        from brainwork.tui import page_actions
+
+        run = {
+            "rename": lambda: page_actions.rename(self, page, moved=graph_screen.page_moved),
+            "set_type": lambda: page_actions.set_type(self, page),
+            "merge": lambda: page_actions.merge_into(self, page, moved=graph_screen.page_moved),
+            "split": lambda: page_actions.split(self, page),
+            "edit": lambda: page_actions.edit(self, page),
+        }[action]
+        run()
 
     # -- themes ---------------------------------------------------------------
     def _register_themes(self) -> list[str]:
@@ -457,6 +491,15 @@ class BrainworkApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
 
+    def action_toggle_maximize(self) -> None:
+        """Maximise the focused panel of the pane (its tabs, status and keys
+        stay), or restore it."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif screen.focused is not None and not screen.maximize(screen.focused):
+            self.notify("This part of the pane cannot be maximised.", title="Zoom")
+
     def action_change_theme(self) -> None:
         self.search_themes()
 
@@ -485,5 +528,7 @@ class BrainworkApp(App[None]):
         if action in ("reindex", "parse_errors"):
             return True if self.store.is_open else None
         if action == "help" and isinstance(self.screen, HelpScreen):
+            return False
+        if action == "toggle_maximize" and isinstance(self.screen, ModalScreen):
             return False
         return True

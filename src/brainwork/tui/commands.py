@@ -1,7 +1,10 @@
 """Command palette providers (``ctrl+p``).
 
 Titles are namespaced: ``page: …`` (any page, fuzzy over title, aliases
-and id with :class:`brainwork.analysis.search.PageSearch`), ``pane: …``,
+and id with :class:`brainwork.analysis.search.PageSearch`; and the page
+operations ``page: rename``, ``page: set type``, ``page: merge into…``,
+``page: split``, ``page: open in editor`` on the page in view, see
+:meth:`BrainworkApp.current_page`), ``pane: …``,
 ``theme: …``, ``filter: …``, ``graph: …``, ``index: …``, ``learn: …``, ``app: …``.
 Typing a namespace (``theme:``) narrows the list to it.
 """
@@ -22,6 +25,15 @@ if TYPE_CHECKING:
 
 #: Page hits shown per query.
 PAGE_HITS = 20
+
+#: The palette's page operations: (graph pane action, title, help).
+PAGE_OPERATIONS = (
+    ("rename", "page: rename", "Rename the page in view; every link follows; undoable (r in Graph)"),
+    ("set_type", "page: set type", "Set the type of the page in view; undoable (s in Graph)"),
+    ("merge", "page: merge into…", "Merge the page in view into another (asks; cannot be undone) (m in Graph)"),
+    ("split", "page: split", "Split the page in view at its ## headings; undoable (S in Graph)"),
+    ("edit", "page: open in editor", "Open the page in view in $EDITOR, then re-index (e in Graph)"),
+)
 
 NAMESPACES = ("page", "pane", "theme", "filter", "graph", "index", "learn", "app")
 
@@ -69,6 +81,8 @@ class AppCommands(Provider):
             yield f"pane: {pane.title}", f"Show the {pane.title} pane (key {pane.key})", partial(
                 app.switch_pane, pane.id
             ), True
+        for action, title, help_ in PAGE_OPERATIONS:
+            yield title, help_, partial(app.act_on_page, action), True
         yield "graph: toggle 1/2 hops", "Show one or two hops around the page (key h)", partial(
             app.run_action, "screen.toggle_hops"
         ), True

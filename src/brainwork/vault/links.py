@@ -161,6 +161,28 @@ def _mask(body: str, parse_blocks: bool, spans: list[tuple[int, int]] | None = N
     return text
 
 
+def comment_spans(body: str) -> list[tuple[int, int]]:
+    """The ``%%comments%%`` of ``body`` as (start, end) offsets, each from
+    its opening ``%%`` to past its closing one (or to the end of the text
+    when it is never closed), the way Obsidian's reading view hides them:
+    inline or over several lines, but not inside code or an HTML comment.
+
+    Found with the same masks as links: every ``%%`` is swapped for two NULs
+    (same length) before masking, so the masks blank only the ``%%`` that
+    sit in code or HTML comments; the ``%%`` still standing pair up in order.
+    """
+    if "%%" not in body:
+        return []
+    masked = mask_non_links(body.replace("%%", "\0\0"))
+    marks = [m.start() for m in re.finditer("\0\0", masked)]
+    spans = []
+    for i in range(0, len(marks), 2):
+        start = marks[i]
+        end = marks[i + 1] + 2 if i + 1 < len(marks) else len(body)
+        spans.append((start, end))
+    return spans
+
+
 def split_inner(inner: str) -> tuple[str, str | None, str | None]:
     """Split a wikilink's inside into ``(target, heading, label)``.
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, ClassVar, Iterable
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker
 
+from brainwork.tui.widgets.key_footer import KeyFooter
 from brainwork.tui.widgets.pane_tabs import PaneTabs
 from brainwork.tui.widgets.status_bar import StatusBar
 
@@ -28,6 +28,9 @@ class PaneScreen(Screen[None]):
     """
 
     PANE_ID: ClassVar[str] = ""
+    #: What stays on screen while a panel is maximised (``z``): the tabs,
+    #: the status bar and the keys.
+    ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str] = "PaneTabs, StatusBar, KeyFooter"
 
     app: "BrainworkApp"  # type: ignore[assignment]
 
@@ -39,7 +42,7 @@ class PaneScreen(Screen[None]):
         yield PaneTabs(self.pane_id)
         yield from self.compose_body()
         yield StatusBar()
-        yield Footer()
+        yield KeyFooter()
 
     def compose_body(self) -> Iterable[Widget]:
         """The pane's widgets, between the tab bar and the status bar."""

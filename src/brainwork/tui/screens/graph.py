@@ -6,6 +6,15 @@ by edge type and direction; ``enter`` on a neighbour moves there, with
 back/forward history. Right: the preview of whatever page is highlighted
 (list or tree).
 
+Act where you look: ``r`` rename, ``s`` set type, ``m`` merge into…,
+``S`` split and ``e`` edit act on the highlighted page — the list's, or the
+tree's (the centre or a neighbour) — through :mod:`brainwork.tui.page_actions`,
+the operations and modals the findings pane's fixes use. ``g`` lists the
+links the previewed page writes (in the order written); ``enter`` there
+goes to the chosen page, as a click on a link in the preview does.
+``<``/``>`` narrow or widen the page list (the share is kept for the
+session); ``z`` (app-wide) maximises the focused panel.
+
 Store reads run in thread workers (groups ``neighbourhood`` and
 ``preview``, each exclusive) that post :class:`NeighbourhoodLoaded` /
 :class:`PageLoaded` with the request id they were given; replies to an
@@ -20,21 +29,44 @@ from typing import Iterable
 from textual import on, work
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.content import Content
 from textual.widgets import Input, Static, Tree
 from textual.worker import get_current_worker
 
 from brainwork.store import graph
-from brainwork.store.graph import Neighbour, PageRow
+from brainwork.store.graph import Neighbour, PageEdge, PageRow
+from brainwork.tui import page_actions
 from brainwork.tui.messages import NeighbourhoodLoaded, PageLoaded
+from brainwork.tui.modals.prompts import ChoicePrompt
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.neighbour_tree import NeighbourTree, NodeInfo
+from brainwork.tui.widgets.cells import shown
 from brainwork.tui.widgets.page_list import PageList
 from brainwork.tui.widgets.page_preview import PagePreview
+from brainwork.tui.widgets.panel import Panel
 
 #: Label of pages without a ``type`` in the type filter.
 UNTYPED = ""
+
+#: The page list's share of the pane's width, in percent: the default, the
+#: step of ``<``/``>``, and the bounds (at 80 columns 40% leaves the list 16
+#: cells of title beside the type column; beyond 70% the neighbourhood and
+#: preview are too narrow to read).
+LIST_SHARE = 40
+LIST_SHARE_STEP = 5
+LIST_SHARE_RANGE = (20, 70)
+
+
+class LinksRead(Message):
+    """The links ``page_id`` writes (``page_edges(...).out``), read for the ``g`` list."""
+
+    def __init__(self, page_id: str, links: list[PageEdge]):
+        super().__init__()
+        self.page_id = page_id
+        self.links = links
 
 
 def start_page(pages: list[PageRow]) -> str | None:
@@ -81,14 +113,23 @@ class GraphScreen(PaneScreen):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     AUTO_FOCUS = "#page-list"
 
+    # In footer order: the footer shows what fits, from the first.
     BINDINGS = [
+        Binding("r", "rename", "Rename", tooltip="Rename the highlighted page; links follow; undoable"),
+        Binding("e", "edit", "Edit", tooltip="Open the highlighted page in $EDITOR, then re-index it"),
         Binding("slash", "filter", "Filter", tooltip="Filter the page list by text"),
-        Binding("f", "cycle_type(1)", "Type filter", tooltip="Show only pages of the next type"),
-        Binding("F", "cycle_type(-1)", "Type filter, backwards", show=False),
+        Binding("g", "links", "Links", tooltip="The links the previewed page writes; enter goes there"),
         Binding("h", "toggle_hops", "Hops 1/2", tooltip="Show 1 or 2 hops around the page"),
         Binding("backspace,left_square_bracket", "back", "Back", tooltip="Previous page in the history"),
-        Binding("alt+left", "back", "Back", show=False),
         Binding("right_square_bracket", "forward", "Forward", tooltip="Next page in the history"),
+        Binding("f", "cycle_type(1)", "Type filter", tooltip="Show only pages of the next type"),
+        Binding("s", "set_type", "Set type", tooltip="Set the highlighted page's type; undoable"),
+        Binding("m", "merge", "Merge into…", tooltip="Merge the highlighted page into another (asks; cannot be undone)"),
+        Binding("S", "split", "Split", tooltip="Split the highlighted page at its ## headings; undoable"),
+        Binding("less_than_sign", "resize_list(-1)", "Narrower list", show=False),
+        Binding("greater_than_sign", "resize_list(1)", "Wider list", show=False),
+        Binding("F", "cycle_type(-1)", "Type filter, backwards", show=False),
+        Binding("alt+left", "back", "Back", show=False),
         Binding("alt+right", "forward", "Forward", show=False),
         Binding("escape", "clear_filter", "Clear the text filter", show=False),
     ]
@@ -108,10 +149,10 @@ class GraphScreen(PaneScreen):
     # -- layout ---------------------------------------------------------------
     def compose_body(self) -> Iterable[Widget]:
         with Vertical(id="graph-body"):
-            with Vertical(id="graph-left"):
+            with Panel(id="graph-left"):
                 yield Input(placeholder="filter pages…", id="page-filter")
                 yield PageList(id="page-list")
-            with Vertical(id="graph-centre"):
+            with Panel(id="graph-centre"):
                 yield Static("", id="centre-message")
                 yield NeighbourTree(id="neighbours")
             yield PagePreview(id="preview")
@@ -121,6 +162,7 @@ class GraphScreen(PaneScreen):
         self.query_one("#graph-left").border_title = "Pages"
         self.query_one("#graph-centre").border_title = "Neighbourhood"
         self.query_one("#preview").border_title = "Preview"
+        self._apply_list_share()
         self.watch(self.app, "store_error", self._store_error_changed)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._redraw())
         if self.app.pages is None:
@@ -268,11 +310,14 @@ class GraphScreen(PaneScreen):
             return True if self.position < len(self.history) - 1 else None
         if action in ("toggle_hops",):
             return True if self.current is not None else None
+        if action in ("rename", "set_type", "merge", "split", "edit"):
+            return True if self.app.store.is_open and self.target_page() is not None else None
         return True
 
     @on(Tree.NodeHighlighted, "#neighbours")
     def _tree_highlighted(self, event: Tree.NodeHighlighted[NodeInfo]) -> None:
         info = event.node.data
+        self.refresh_bindings()  # the page keys act on the highlighted node
         if info is None or info.page_id is None:
             return
         if info.kind == "centre" and self._last is not None and self._last.page is not None:
@@ -297,6 +342,120 @@ class GraphScreen(PaneScreen):
             )
         elif info.kind == "page" and info.page_id:
             self.navigate(info.page_id)
+
+    # -- acting on the page in view ------------------------------------------------
+    def target_page(self) -> str | None:
+        """The page the keys act on: the tree's highlighted page (its centre
+        or a live neighbour) when the tree has focus, else the page list's
+        highlighted page, else the previewed page; None for a dead link."""
+        focused = self.focused
+        if isinstance(focused, NeighbourTree):
+            info = focused.highlighted_info
+            if info is not None and info.kind in ("centre", "page") and info.page_id and not info.dead:
+                return info.page_id
+            return None if info is not None and info.dead else self.current
+        if isinstance(focused, PageList):
+            return focused.highlighted_page
+        return self.query_one(PagePreview).page_id or self.current
+
+    def page_moved(self, old: str, new: str) -> None:
+        """``old`` now lives at ``new`` (renamed or merged away): the history
+        and the centre follow it."""
+        self.history = [new if h == old else h for h in self.history]
+        if self.current == new:
+            self.load_neighbourhood()
+
+    def _act(self, action) -> None:
+        page = self.target_page()
+        if page is None:
+            self.notify("Highlight a page first (a dead link is not a page).", title="Nothing to act on")
+            return
+        action(page)
+
+    def action_rename(self) -> None:
+        self._act(lambda page: page_actions.rename(self.app, page, moved=self.page_moved))
+
+    def action_set_type(self) -> None:
+        self._act(lambda page: page_actions.set_type(self.app, page))
+
+    def action_merge(self) -> None:
+        self._act(lambda page: page_actions.merge_into(self.app, page, moved=self.page_moved))
+
+    def action_split(self) -> None:
+        self._act(lambda page: page_actions.split(self.app, page))
+
+    def action_edit(self) -> None:
+        self._act(lambda page: page_actions.edit(self.app, page))
+
+    # -- following links ---------------------------------------------------------------
+    def action_links(self) -> None:
+        page = self.query_one(PagePreview).page_id
+        if page is None or not self.app.store.is_open:
+            return
+        self._read_links(page)
+
+    @work(thread=True, group="links", exclusive=True, exit_on_error=False)
+    def _read_links(self, page_id: str) -> None:
+        with self.app.store.use() as store:
+            edges = graph.page_edges(store, page_id)
+        self.post_message(LinksRead(page_id, edges.out))
+
+    def on_links_read(self, message: LinksRead) -> None:
+        links = sorted(message.links, key=lambda e: (e.place != "body", e.line))
+        if not links:
+            self.notify(f"{message.page_id} writes no links.", title="Links")
+            return
+        choices = []
+        for i, e in enumerate(links):
+            where = f"line {e.line}" if e.place == "body" else f"{e.edge}: (line {e.line})"
+            if e.dead:
+                label = Content.assemble(("✗ " + shown(e.target), "$error"), ("  dead link · " + where, "$text-muted"))
+            else:
+                label = Content.assemble(shown(e.title or e.other), (f"  {e.other} · {where}", "$text-muted"))
+            choices.append((i, label, f"{e.title or ''} {e.other} {e.target}"))
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            edge = links[index]
+            if edge.dead:
+                self.notify(f"{edge.target} is a dead link: no page by that name exists.", title="Dead link",
+                            severity="warning")
+            else:
+                self.open_page(edge.other)
+
+        self.app.push_screen(
+            ChoicePrompt(f"Links on {message.page_id}", choices,
+                         note="In the order written (body, then frontmatter); enter goes to the page."),
+            chosen,
+        )
+
+    @on(PagePreview.LinkFollowed)
+    def _link_followed(self, event: PagePreview.LinkFollowed) -> None:
+        self._follow(event.page_id, event.target)
+
+    @work(thread=True, group="links", exclusive=True, exit_on_error=False)
+    def _follow(self, page_id: str, target: str) -> None:
+        with self.app.store.use() as store:
+            edges = graph.page_edges(store, page_id)
+        edge = next((e for e in edges.out if e.target == target), None)
+        if edge is None or edge.dead:
+            self.app.call_from_thread(
+                self.notify, f"{target} is a dead link: no page by that name exists.", title="Dead link",
+                severity="warning",
+            )
+        else:
+            self.app.call_from_thread(self.open_page, edge.other)
+
+    # -- the list's width --------------------------------------------------------------
+    def action_resize_list(self, step: int) -> None:
+        low, high = LIST_SHARE_RANGE
+        share = getattr(self.app, "graph_list_share", LIST_SHARE)
+        self.app.graph_list_share = max(low, min(high, share + step * LIST_SHARE_STEP))
+        self._apply_list_share()
+
+    def _apply_list_share(self) -> None:
+        self.query_one("#graph-left").styles.width = f"{getattr(self.app, 'graph_list_share', LIST_SHARE)}%"
 
     # -- store reads ------------------------------------------------------------
     def load_neighbourhood(self) -> None:

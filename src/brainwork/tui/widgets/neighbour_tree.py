@@ -31,6 +31,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from brainwork.store.graph import Neighbour, StoredPage
+from brainwork.tui.widgets.cells import shown
 from brainwork.vocabulary import EDGE_NAMES
 
 #: At 2 hops, expand every neighbour at once when there are at most this
@@ -94,14 +95,27 @@ class NeighbourTree(Tree[NodeInfo]):
     def _page_text(self, row: Neighbour, prefix: str = "") -> Text:
         if row.dead:
             return Text.assemble(
-                prefix, ("✗ ", self._colour("error")), (row.id, self._colour("error")),
+                prefix, ("✗ ", self._colour("error")), (shown(row.id), self._colour("error")),
                 (" (dead link)", self._colour("error") + Style(italic=True)),
             )
         text = Text(prefix)
-        text.append(row.title or row.id)
+        text.append(shown(row.title or row.id))
         text.append(f"  {row.type or 'untyped'}", self._colour("text-muted"))
         if row.count > 1:
             text.append(f" ×{row.count}", self._colour("text-muted"))
+        return text
+
+    def render_label(self, node: TreeNode[NodeInfo], base_style: Style, style: Style) -> Text:
+        """The label cut to the width left after the guides, ending in "…"
+        (Textual's tree crops lines without a mark; the preview shows the
+        whole title)."""
+        text = super().render_label(node, base_style, style)
+        depth, parent = 0, node.parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room > 0 and text.cell_len > room:
+            text.truncate(room, overflow="ellipsis")
         return text
 
     # -- content ------------------------------------------------------------
@@ -114,7 +128,7 @@ class NeighbourTree(Tree[NodeInfo]):
         root.data = NodeInfo("centre", page.id, hop=0)
         root.set_label(
             Text.assemble(
-                ("● ", self._colour("accent")), (page.title or page.id, Style(bold=True)),
+                ("● ", self._colour("accent")), (shown(page.title or page.id), Style(bold=True)),
                 (f"  {page.type or 'untyped'}", self._colour("text-muted")),
             )
         )

@@ -21,9 +21,22 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from brainwork.store.graph import PageRow
+from brainwork.tui.widgets.cells import fit, shown
 
 #: Width of the type column (the longest default type, "correction", + 1).
 TYPE_WIDTH = 11
+
+#: Cells of title the list keeps when it is narrow: the type column shrinks
+#: first (to :data:`MIN_TYPE_WIDTH`), so pages can still be told apart
+#: ("Renew ED…" at 8 cells could not).
+MIN_TITLE_WIDTH = 16
+MIN_TYPE_WIDTH = 5
+
+
+def type_width(width: int) -> int:
+    """Cells of the type column in a list ``width`` cells wide (one leading
+    space, the type column, then the title)."""
+    return max(MIN_TYPE_WIDTH, min(TYPE_WIDTH, width - 1 - MIN_TITLE_WIDTH))
 
 
 class PageList(ScrollView, can_focus=True):
@@ -194,14 +207,11 @@ class PageList(ScrollView, can_focus=True):
         if not 0 <= index < len(self._pages):
             return Strip.blank(width, base)
         page = self._pages[index]
-        type_ = page.type
-        if type_:
-            type_text = f"{type_[: TYPE_WIDTH - 1]:<{TYPE_WIDTH}}"
-            type_style = self.get_component_rich_style("page-list--type")
-        else:
-            type_text = f"{'untyped':<{TYPE_WIDTH}}"
-            type_style = self.get_component_rich_style("page-list--untyped")
-        text = Text.assemble(" ", (type_text, type_style), page.title or page.id, style=base)
+        type_w = type_width(width)
+        type_ = shown(page.type or "untyped")
+        type_text = fit(type_, type_w - 1, pad=True) + " "
+        type_style = self.get_component_rich_style("page-list--type" if page.type else "page-list--untyped")
+        text = Text.assemble(" ", (type_text, type_style), shown(page.title or page.id), style=base)
         text.truncate(width, overflow="ellipsis", pad=True)
         if index == self.cursor:
             text.stylize(self.get_component_rich_style("page-list--cursor"))

@@ -1,0 +1,180 @@
+"""Page operations started from where the page is shown: the graph pane
+(its list, its neighbourhood tree) and the palette's ``page: …`` commands.
+
+The same operations, modals and worker as the findings pane's fixes: a
+:class:`~brainwork.tui.modals.prompts.TextPrompt` /
+:class:`~brainwork.tui.modals.prompts.ChoicePrompt` asks, then
+:func:`~brainwork.tui.operations.run_operation` runs the
+:mod:`brainwork.ops` function in the one operation worker, which posts
+:class:`~brainwork.tui.operations.OperationFinished` (notification, undo
+state, page list re-read). A merge is planned in that worker, then
+confirmed in :class:`~brainwork.tui.modals.merge_confirm.MergeConfirmScreen`
+(default Cancel; it cannot be undone).
+
+``moved(old_id, new_id)`` callbacks tell the caller that a page now lives
+under another id (a rename that moved the file, a merge that removed the
+source), so a view centred on it can follow.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from typing import TYPE_CHECKING, Callable
+
+from textual.app import SuspendNotSupported
+from textual.content import Content
+
+from brainwork.service.views import page_title
+from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
+from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
+from brainwork.tui.operations import run_operation
+
+if TYPE_CHECKING:
+    from brainwork.tui.app import BrainworkApp
+
+#: A page moved from its first id to its second.
+Moved = Callable[[str, str], None]
+
+
+def _title(app: "BrainworkApp", page_id: str) -> str:
+    return page_title(app.pages or (), page_id)
+
+
+def _path(app: "BrainworkApp", page_id: str) -> str | None:
+    return next((p.path for p in app.pages or () if p.id == page_id), None)
+
+
+def rename(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> None:
+    """Ask for a new title (the current one pre-filled) and rename: every
+    link to the page is rewritten, the old title stays as an alias; undoable."""
+    current = _title(app, page_id)
+    note = Content.from_markup(
+        "Now: [b]$current[/b]  ($page)\nEvery link to the page is rewritten; the old title stays as an alias. "
+        "Undoable with u.",
+        current=current, page=page_id,
+    )
+
+    def done(result) -> None:
+        new_id = result.plan.new_id
+        if moved is not None and new_id != page_id:
+            moved(page_id, new_id)
+
+    def chosen(title: str | None) -> None:
+        if not title or title == current:
+            return
+        from brainwork.ops.rename import rename as rename_page
+
+        run_operation(app, "rename", lambda c, s: rename_page(c, s, page_id, title), done=done)
+
+    app.push_screen(TextPrompt(f"Rename {page_id}", note, value=current, placeholder="new title"), chosen)
+
+
+def set_type(app: "BrainworkApp", page_id: str) -> None:
+    """Pick one of the vault's types (the current one marked) and write it;
+    only the ``type:`` line changes; undoable."""
+    now = next((p.type for p in app.pages or () if p.id == page_id), None)
+    choices = [
+        (t, Content.assemble(t, ("  current", "$text-muted")) if t == now else t, t) for t in app.config.page_types
+    ]
+
+    def chosen(type_: str | None) -> None:
+        if not type_ or type_ == now:
+            return
+        from brainwork.ops.fixes import set_type as write_type
+
+        run_operation(app, "set type", lambda c, s: write_type(c, s, page_id, type_))
+
+    app.push_screen(
+        ChoicePrompt(
+            f"Set the type of {page_id}", choices,
+            note=f"Now: {now or 'untyped'}. Only the type: line changes (added if missing). Undoable with u.",
+        ),
+        chosen,
+    )
+
+
+def _page_choices(app: "BrainworkApp", exclude: str) -> Callable[[str], list]:
+    def search(text: str) -> list:
+        if app.page_search is None:
+            return []
+        return [
+            (hit.id, Content.assemble(hit.title or hit.id, ("  " + hit.id, "$text-muted")), hit.id)
+            for hit in app.page_search.search(text, 20)
+            if hit.id != exclude
+        ]
+
+    return search
+
+
+def merge_into(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> None:
+    """Pick the page to merge ``page_id`` into (fuzzy search), plan the merge
+    in the operation worker, then confirm it in the merge modal (``s`` there
+    swaps the direction). A merge cannot be undone."""
+
+    def chosen(target: str | None) -> None:
+        if target:
+            plan(page_id, target)
+
+    def plan(source: str, target: str) -> None:
+        from brainwork.ops.merge import plan_merge
+
+        run_operation(
+            app, "plan merge", lambda c, s: plan_merge(c, s, source, target),
+            message=lambda _plan: "", done=confirm, reload=False,
+        )
+
+    def confirm(merge_plan) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "swap":
+                plan(merge_plan.target, merge_plan.source)
+            elif answer == "merge":
+                from brainwork.ops.merge import merge
+
+                def merged(_result) -> None:
+                    if moved is not None:
+                        moved(merge_plan.source, merge_plan.target)
+
+                run_operation(app, "merge", lambda c, s: merge(c, s, merge_plan), done=merged)
+
+        app.push_screen(MergeConfirmScreen(merge_plan), answered)
+
+    app.push_screen(
+        ChoicePrompt(
+            f"Merge {page_id} into…", [],
+            note="Type to find the page that stays; the next step shows everything the merge does "
+            "and asks again (a merge cannot be undone).",
+            search=_page_choices(app, page_id), placeholder="type a page title",
+        ),
+        chosen,
+    )
+
+
+def split(app: "BrainworkApp", page_id: str) -> None:
+    """Split the page at its ``## `` headings (one new page each, linked
+    from what remains); undoable. A page without such headings is refused
+    with the reason."""
+    from brainwork.ops.split import split_page
+
+    run_operation(app, "split", lambda c, s: split_page(c, s, page_id))
+
+
+def edit(app: "BrainworkApp", page_id: str) -> None:
+    """Open the page's file in ``$VISUAL``/``$EDITOR`` (the workbench is
+    suspended meanwhile), then re-index: the vault is the truth."""
+    from brainwork.tui.screens.findings import editor_command
+
+    rel = _path(app, page_id)
+    if rel is None:
+        app.notify(f"{page_id} is not a page of the vault.", title="Edit", severity="warning")
+        return
+    cmd = editor_command(app.config.vault / rel, None)
+    try:
+        with app.suspend():
+            subprocess.run(cmd, check=False)
+    except SuspendNotSupported:
+        app.notify("This terminal cannot hand over to an editor.", title="Edit", severity="warning")
+        return
+    except OSError as exc:
+        app.notify(f"Cannot start the editor {cmd[0]!r}: {exc}. Set $EDITOR.", title="Edit", severity="error")
+        return
+    app.action_reindex(quiet=True)
