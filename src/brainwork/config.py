@@ -22,6 +22,9 @@ Only entry points (the command line, the workbench's start-up) call
     [rename]                                # see RenameSettings
     keep_alias = false                      # keep the old name in the page's aliases
     add_title = false                       # write a title: key into a page that has none
+
+    [git]                                   # see GitSettings
+    commit = false                          # commit each operation and capture
 """
 
 from __future__ import annotations
@@ -54,6 +57,18 @@ class RenameSettings:
 
 
 @dataclass(frozen=True)
+class GitSettings:
+    """``[git]`` in ``brainwork.toml``. ``commit``: when the vault lies in a
+    git repository, commit every operation and capture, only the files it
+    wrote, with a message naming it (:mod:`brainwork.ops.gitcommit`), so that
+    machines share one memory through the repository they push and pull.
+    Off by default: a person's repository gets no commit they did not ask
+    for."""
+
+    commit: bool = False
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything a command needs to know about one vault.
 
@@ -70,6 +85,7 @@ class Config:
     user_theme_dir: Path | None = None
     extra: dict = field(default_factory=dict)
     rename: RenameSettings = RenameSettings()
+    git: GitSettings = GitSettings()
 
     @property
     def database_path(self) -> Path:
@@ -117,6 +133,12 @@ def load_config(vault: Path | str | None = None, store: Path | str | None = None
         if not isinstance(value, bool):
             raise UserError(f"{cfg_file}: [rename] {key} must be true or false, not {value!r}")
         flags[key] = value
+    git_data = data.get("git", {})
+    if not isinstance(git_data, dict):
+        raise UserError(f"{cfg_file}: [git] must be a table")
+    git_commit = git_data.get("commit", False)
+    if not isinstance(git_commit, bool):
+        raise UserError(f"{cfg_file}: [git] commit must be true or false, not {git_commit!r}")
     store_path = Path(store).expanduser().resolve() if store is not None else root / STORE_DIR
     theme_dir = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "brainwork" / "themes"
     return Config(
@@ -129,4 +151,5 @@ def load_config(vault: Path | str | None = None, store: Path | str | None = None
         user_theme_dir=theme_dir,
         extra=data,
         rename=RenameSettings(**flags),
+        git=GitSettings(commit=git_commit),
     )

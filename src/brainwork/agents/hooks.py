@@ -527,6 +527,7 @@ def capture_session(config: Config, session, session_id: str | None, today: date
     """
     from brainwork.agents.transcript import proposals
     from brainwork.learn.capture import PROPOSAL_TITLE_PREFIX, VaultNames, capture, plan, propose_correction
+    from brainwork.ops.gitcommit import commit_files
     from brainwork.ops.journal import replace_file
     from brainwork.vault.resolve import page_id
 
@@ -553,6 +554,7 @@ def capture_session(config: Config, session, session_id: str | None, today: date
                               details={"page": page_id(rel), "type": "task", "session": session_id}):
                 action = "updated"
                 _write_state(config, session_id, {"path": rel, "sha256": hashlib.sha256(new).hexdigest()})
+                commit_files(config, f"brainwork: capture task {rel} (session update)", {rel: new})
     task = page_id(rel)
     done_turns = {_field(text, "turn") for _r, text in pages_of_session(config, "corrections", session_id)}
     proposed = []

@@ -16,7 +16,10 @@ import sys
 import click
 
 from brainwork import __version__
+from brainwork.cli import notices
 from brainwork.cli.common import BrainworkGroup
+
+notices.install()  # lower layers' warnings (a git commit that failed) on the command's stderr
 
 #: Command family modules and the commands each registers in its ``COMMANDS``.
 FAMILIES: dict[str, tuple[str, ...]] = {

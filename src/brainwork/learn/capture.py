@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Callable
 
 from brainwork.config import Config
 from brainwork.errors import PageNotFound, UserError
+from brainwork.ops import gitcommit
 from brainwork.ops.journal import create_new_file
 from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
 from brainwork.vault.resolve import page_id
@@ -479,6 +480,7 @@ def _write(config: Config, store, type_: str, rel: str, text: str, links, title:
         kind=kind, summary=f"{kind} {type_} {page_id(rel)}",
         details={"page": page_id(rel), "type": type_},
     )
+    gitcommit.commit_capture(config, kind, type_, rel, text.encode("utf-8"))  # opt-in ([git] commit); never raises
     op_id = 0
     if store is not None:
         from brainwork.ops import changeset
