@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import time
 import traceback
-from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
@@ -335,15 +334,18 @@ class BrainworkApp(App[None]):
     def _index(self, quiet: bool, live: bool = False) -> None:
         worker = get_current_worker()
         started = time.monotonic()
-        with self.store.borrow() as store, ExitStack() as writing:
+        # Exclusive for the whole sync, as `brainwork serve` syncs: sync()
+        # holds the store's writer lock from its first read to its commit, and
+        # a served command holds the handle exclusively and then takes that
+        # lock for its writes (adopting a capture, an approve). Taking the
+        # handle only at sync's "writing" step, under the writer lock, was the
+        # opposite order: a capture's live sync and an agent's next command
+        # then waited for each other for ever.
+        with self.store.exclusive() as store:
 
             def progress(done: int, total: int, phase: str) -> None:
                 if worker.is_cancelled:
                     raise IndexCancelled()
-                if phase == "writing":
-                    # sync() reports "writing" right before its one write
-                    # transaction: hold reads back until it has committed.
-                    writing.enter_context(self.store.exclusive())
                 now = time.monotonic()
                 if live and now - started < live_sync.SHOW_PROGRESS_AFTER:
                     return
