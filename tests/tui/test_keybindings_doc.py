@@ -23,4 +23,4 @@ async def test_keybindings_doc_is_current(snapshot_config, settle) -> None:
                 assert all(row.description for row in section.rows), section.title
     if os.environ.get("BRAINWORK_UPDATE_DOCS"):
         DOC.write_text(text, encoding="utf-8")
-    assert DOC.read_text(encoding="utf-8") == text, "run with BRAINWORK_UPDATE_DOCS=1 to regenerate"
+    assert DOC.read_text(encoding="utf-8") == text, "run .venv/bin/python scripts/keybindings.py to regenerate"

@@ -22,6 +22,8 @@ KEY_NAMES = {
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "full_stop": ".",
+    "less_than_sign": "<",
+    "greater_than_sign": ">",
     "comma": ",",
     "minus": "-",
     "plus": "+",
@@ -48,12 +50,14 @@ class KeyRow:
 
 @dataclass
 class KeySection:
-    """A titled group of rows; ``own`` marks brainwork's widgets (listed
-    before Textual's built-in ones)."""
+    """A titled group of rows; ``own`` marks the keys brainwork declares,
+    ``generic`` those Textual's widgets bring."""
 
     title: str
     rows: list[KeyRow] = field(default_factory=list)
     own: bool = False
+    #: Keys Textual's widgets bring (scrolling, editing): listed last, folded.
+    generic: bool = False
 
 
 #: Better words for bindings Textual itself adds.
@@ -68,14 +72,40 @@ def _describe(binding: Binding) -> str:
     return binding.action.split("(")[0].replace("_", " ").strip().capitalize()
 
 
-def rows_for(node: DOMNode) -> list[KeyRow]:
+def _declared_keys(node: DOMNode, package: str) -> set[tuple[str, str]]:
+    """(key, action) of the bindings the classes of ``package`` in
+    ``node``'s class hierarchy declare."""
+    out: set[tuple[str, str]] = set()
+    for cls in type(node).__mro__:
+        if not cls.__module__.startswith(package):
+            continue
+        for b in cls.__dict__.get("BINDINGS", ()):
+            keys, action = (b.key, b.action) if isinstance(b, Binding) else (b[0], b[1])
+            for key in keys.split(","):
+                out.add((key.strip(), action))
+    return out
+
+
+def _generic_keys(node: DOMNode) -> set[tuple[str, str]]:
+    """The bindings ``node`` inherits from Textual's classes (scrolling,
+    focus moves, input editing) and brainwork does not declare again;
+    everything else (declared by brainwork, or bound at run time such as
+    the pane digits) is the product's own."""
+    return _declared_keys(node, "textual.") - _declared_keys(node, "brainwork.")
+
+
+def rows_for(node: DOMNode, which: str = "all") -> list[KeyRow]:
     """The bindings of one node, grouped by action (the first binding's
     description names the row), in declaration order; system bindings are
-    left out."""
+    left out. ``which``: ``"own"`` (declared by brainwork's classes),
+    ``"generic"`` (inherited from Textual's) or ``"all"``."""
+    generic = _generic_keys(node) if which != "all" else set()
     rows: dict[str, KeyRow] = {}
     for key, bindings in node._bindings.key_to_bindings.items():
         for b in bindings:
             if b.system:
+                continue
+            if which != "all" and ((key, b.action) in generic) != (which == "generic"):
                 continue
             row = rows.setdefault(b.action, KeyRow([], _describe(b), b.action, False))
             name = key_name(key)
@@ -93,57 +123,77 @@ def _widget_title(node: DOMNode) -> str:
     return "".join(f" {c.lower()}" if c.isupper() and i else c for i, c in enumerate(name))
 
 
+#: Title of the folded section of Textual's generic keys.
+GENERIC_TITLE = "Textual's generic keys (scrolling, lists, text boxes)"
+
+
 def help_sections(app: App, screen: Screen) -> list[KeySection]:
-    """Sections for the help screen: the app's keys, the pane's keys, then
-    each kind of focusable widget on the pane."""
+    """Sections for the help screen, in the order a user needs them: the
+    pane's own keys (its screen's, then those brainwork's widgets on it add,
+    one section per kind of widget), the app's keys (``Everywhere``), then
+    the keys Textual's widgets bring (scrolling, input editing; marked
+    ``generic``, shown folded), one section per kind of widget."""
     pane = getattr(app, "pane_for_screen", lambda s: None)(screen)
-    sections = [KeySection("Everywhere", rows_for(app))]
     pane_title = f"Pane {pane.key}: {pane.title}" if pane else f"Screen: {type(screen).__name__}"
-    sections.append(KeySection(pane_title, rows_for(screen)))
+    own = [KeySection(pane_title, rows_for(screen, "own"), own=True)]
+    generic: list[KeySection] = []
     seen: set[type] = set()
-    widgets: list[KeySection] = []
     for widget in screen.walk_children():
         cls = type(widget)
         if cls in seen or not widget.can_focus:
             continue
         seen.add(cls)
-        rows = rows_for(widget)
-        if rows:
-            title = f"{_widget_title(widget).capitalize()} (when focused)"
-            widgets.append(KeySection(title, rows, own=cls.__module__.startswith("brainwork.")))
-    widgets.sort(key=lambda sec: not sec.own)  # brainwork's widgets first, then Textual's
-    return sections + widgets
+        title = f"{_widget_title(widget).capitalize()} (when focused)"
+        mine, inherited = rows_for(widget, "own"), rows_for(widget, "generic")
+        if mine:
+            own.append(KeySection(title, mine, own=True))
+        if inherited:
+            generic.append(KeySection(title, inherited, generic=True))
+    around = rows_for(app, "generic") + rows_for(screen, "generic")
+    if around:
+        generic.insert(0, KeySection("Any pane", around, generic=True))
+    return own + [KeySection("Everywhere", rows_for(app, "own"), own=True)] + generic
 
 
-def sections_markdown(sections: list[KeySection]) -> str:
+def sections_markdown(sections: list[KeySection], footer_column: bool = True) -> str:
     """Markdown tables, one per section."""
     out: list[str] = []
     for section in sections:
         out.append(f"### {section.title}\n")
-        out.append("| Keys | Action | In footer |")
-        out.append("|---|---|---|")
+        out.append("| Keys | Action | In footer |" if footer_column else "| Keys | Action |")
+        out.append("|---|---|---|" if footer_column else "|---|---|")
         for row in section.rows:
             keys = ", ".join(f"`{k}`" for k in row.keys).replace("`|`", "`\\|`")
-            out.append(f"| {keys} | {row.description} | {'yes' if row.in_footer else ''} |")
+            if footer_column:
+                out.append(f"| {keys} | {row.description} | {'yes' if row.in_footer else ''} |")
+            else:
+                out.append(f"| {keys} | {row.description} |")
         out.append("")
     return "\n".join(out)
 
 
 DOC_HEADER = """# Key bindings
 
-Generated from the workbench's own `BINDINGS` (app, each pane's screen, and
-every focusable widget on it) by `tests/tui/test_keybindings_doc.py`; regenerate with
-`BRAINWORK_UPDATE_DOCS=1 .venv/bin/python -m pytest tests/tui/test_keybindings_doc.py`.
-The same lists are on the help screen (`?`), for the pane it is opened from.
+Generated from the workbench's own `BINDINGS` by `scripts/keybindings.py`
+(`.venv/bin/python scripts/keybindings.py` rewrites this file;
+`tests/tui/test_keybindings_doc.py` fails when it is out of date). The help
+screen (`?`) lists the same keys for the pane it is opened from, in the
+same order: the pane's keys, the keys that work everywhere, then Textual's
+generic keys in a folded section.
 
 One scheme across panes: `j`/`k` are hidden aliases of down/up in lists and
 trees, `enter` opens, `/` filters, `?` helps, `u` undoes (greyed until the undo
-log exists), digits switch panes, `q` quits, `ctrl+p` opens the command palette.
-Keys greyed in the footer are unavailable right now (e.g. Back with no history).
+log exists), `z` maximises the focused panel and restores it, digits switch
+panes, `q` quits, `ctrl+p` opens the command palette. The footer shows `q Quit`
+and `? Help` first, then as many of the pane's keys as fit whole; keys greyed
+there are unavailable right now (e.g. Back with no history).
 
 The command palette (`ctrl+p`) finds any page by fuzzy title, alias or id
-(`page: …`) and offers namespaced commands: `pane: …`, `theme: …`, `filter: …`,
-`graph: …`, `index: …`, `learn: …`, `app: …`. Typing a namespace (`theme:`) narrows the list.
+(`page: …`), runs the page operations on the page in view (`page: rename`,
+`page: set type`, `page: merge into…`, `page: split`, `page: open in editor`)
+and offers namespaced commands: `pane: …`, `theme: …`, `filter: …`,
+`graph: …`, `index: …`, `learn: …`, `app: …`. Typing a namespace (`theme:`)
+narrows the list.
 
 Dialogs keep their keys in their border: in the rules pane's approve step (`a`; `s` after
 picking the older rule) `tab`/`shift+tab` move between title, rule, why, apply and the
@@ -153,22 +203,35 @@ the highlighted correction (unchecked ones go back to the inbox), `ctrl+s` appro
 
 
 async def keybindings_document(app: App) -> str:
-    """docs/keybindings.md: every pane's bindings (the app must be running
-    with its panes registered as modes; each pane is shown once)."""
+    """docs/keybindings.md: each pane's own keys, the app's keys once, then
+    Textual's generic keys once per kind of widget in a folded
+    ``<details>`` block (the app must be running with its panes registered
+    as modes; each pane is shown once)."""
     out = [DOC_HEADER]
     panes = getattr(app, "panes", ())
     current = app.current_mode
-    first = True
+    everywhere: list[KeySection] = []
+    generic: dict[str, KeySection] = {}
     for pane in panes:
         await app.switch_mode(pane.id)
         sections = help_sections(app, app.screen)
-        if first:
-            out.append("## Everywhere\n")
-            sections[0].title = "App"
-            out.append(sections_markdown(sections[:1]))
-            first = False
         out.append(f"## Pane {pane.key}: {pane.title}\n")
-        sections[1].title = "Pane"
-        out.append(sections_markdown(sections[1:]))
+        own = [sec for sec in sections if sec.own and sec.title != "Everywhere"]
+        own[0].title = "Pane"
+        out.append(sections_markdown(own))
+        everywhere = [sec for sec in sections if sec.title == "Everywhere"]
+        for sec in sections:
+            if sec.generic:
+                generic.setdefault(sec.title.replace(" (when focused)", ""), sec)
+    out.append("## Everywhere\n")
+    everywhere[0].title = "App"
+    out.append(sections_markdown(everywhere))
+    out.append(f"## {GENERIC_TITLE}\n")
+    out.append("<details>\n<summary>Keys every Textual list, tree, table and text box has</summary>\n")
+    folded = []
+    for title, sec in sorted(generic.items()):
+        folded.append(KeySection(title, sec.rows))
+    out.append(sections_markdown(folded, footer_column=False))
+    out.append("</details>\n")
     await app.switch_mode(current)
     return "\n".join(out).rstrip() + "\n"

@@ -1,4 +1,6 @@
-"""The help screen (``?``): every key binding of the app and the current pane."""
+"""The help screen (``?``): the pane's own keys first, the app's keys next,
+and Textual's generic keys (scrolling, input editing) in a folded section
+at the end (``enter`` on its title unfolds it)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.widgets import Collapsible, Static
 
-from brainwork.tui.keys import help_sections
+from brainwork.tui.keys import GENERIC_TITLE, KeySection, help_sections
 
 
 class HelpScreen(ModalScreen[None]):
@@ -30,22 +32,33 @@ class HelpScreen(ModalScreen[None]):
         self.pane_screen = screen
 
     def compose(self) -> ComposeResult:
+        sections = help_sections(self.app, self.pane_screen)
         with Vertical(id="help-dialog"):
             yield Static("Key bindings  ·  esc closes", id="help-title")
             with VerticalScroll(id="help-scroll"):
-                for section in help_sections(self.app, self.pane_screen):
-                    table = Table.grid(padding=(0, 2))
-                    table.add_column(width=22, no_wrap=True)
-                    table.add_column()
-                    for row in section.rows:
-                        keys = Text()
-                        for i, key in enumerate(row.keys):
-                            if i:
-                                keys.append(", ", "dim")
-                            keys.append(key, "bold" if i == 0 else "dim")
-                        table.add_row(keys, row.description)
-                    yield Static(section.title, classes="help-section")
-                    yield Static(table, classes="help-table")
+                for section in sections:
+                    if not section.generic:
+                        yield from self._section(section)
+                generic = [sec for sec in sections if sec.generic]
+                if generic:
+                    with Collapsible(title=GENERIC_TITLE, collapsed=True, id="help-generic"):
+                        for section in generic:
+                            yield from self._section(section)
+
+    @staticmethod
+    def _section(section: KeySection) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(width=22, no_wrap=True)
+        table.add_column()
+        for row in section.rows:
+            keys = Text()
+            for i, key in enumerate(row.keys):
+                if i:
+                    keys.append(", ", "dim")
+                keys.append(key, "bold" if i == 0 else "dim")
+            table.add_row(keys, row.description)
+        yield Static(section.title, classes="help-section")
+        yield Static(table, classes="help-table")
 
     def action_scroll(self, direction: str) -> None:
         scroll = self.query_one("#help-scroll", VerticalScroll)
