@@ -13,7 +13,11 @@ opening Kùzu takes a moment and may fail with
   transactions to leave the system before checkpointing" (reproduced here
   with one thread syncing sample_vault while another reads in a loop);
 - ``with handle.borrow() as store:`` for a long job that writes only at its
-  end and takes :meth:`exclusive` itself for that moment (the indexer).
+  end and takes :meth:`exclusive` itself for that moment. Never while
+  holding the store's own writer lock (``Store.exclusive``/``write``):
+  :meth:`exclusive` holders take that lock inside, so waiting for the handle
+  under it deadlocks. The indexer, whose ``sync`` holds the writer lock
+  throughout, therefore takes :meth:`exclusive` for the whole sync.
 
 :meth:`StoreHandle.close` waits until no worker holds the store before
 closing the database, because a cancelled Textual thread worker keeps
