@@ -50,7 +50,6 @@ from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, 
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
 from brainwork.tui.panes import PANES, Pane
-from brainwork.tui.screens.graph import LIST_SHARE
 from brainwork.service.handle import StoreHandle, StoreUnavailable
 from brainwork.service.freshness import Freshness
 from brainwork.service.owner import OwnerServer
@@ -132,9 +131,10 @@ class BrainworkApp(App[None]):
         self.undo_available = False
         self.redo_available = False
         self.undo_state = operations.UndoState()
-        #: The graph pane's page-list width in percent (``<``/``>``), kept
-        #: for the session.
-        self.graph_list_share = LIST_SHARE
+        #: The graph pane's page-list width in percent once set with
+        #: ``<``/``>`` (kept for the session); None: the default (see
+        #: :data:`brainwork.tui.screens.graph.LIST_SHARE`).
+        self.graph_list_share: int | None = None
         self._pane_screens: dict[str, Screen] = {}
         self._progress_at = 0.0
         #: Follows the vault on disk once the store is open (:mod:`brainwork.tui.live_sync`).

@@ -51,13 +51,17 @@ from brainwork.tui.widgets.panel import Panel
 #: Label of pages without a ``type`` in the type filter.
 UNTYPED = ""
 
-#: The page list's share of the pane's width, in percent: the default, the
-#: step of ``<``/``>``, and the bounds (at 80 columns 40% leaves the list 16
-#: cells of title beside the type column; beyond 70% the neighbourhood and
-#: preview are too narrow to read).
-LIST_SHARE = 40
+#: The page list's width: by default :data:`LIST_SHARE` percent of the pane
+#: but never under :data:`MIN_LIST_WIDTH` cells (borders, scroll bar, a
+#: leading space, the 11-cell type column and 17 cells of title: at 80
+#: columns every title keeps 16 characters and its "…"); ``<``/``>`` set a
+#: share of their own in :data:`LIST_SHARE_STEP` steps within
+#: :data:`LIST_SHARE_RANGE` (beyond 70% the neighbourhood and the preview
+#: are too narrow to read), kept for the session.
+LIST_SHARE = 34
+MIN_LIST_WIDTH = 32
 LIST_SHARE_STEP = 5
-LIST_SHARE_RANGE = (20, 70)
+LIST_SHARE_RANGE = (15, 70)
 
 
 class LinksRead(Message):
@@ -450,12 +454,18 @@ class GraphScreen(PaneScreen):
     # -- the list's width --------------------------------------------------------------
     def action_resize_list(self, step: int) -> None:
         low, high = LIST_SHARE_RANGE
-        share = getattr(self.app, "graph_list_share", LIST_SHARE)
+        share = self.app.graph_list_share
+        if share is None:  # from the default: start at the width shown now
+            body = self.query_one("#graph-body").size.width or 1
+            share = round(100 * self.query_one("#graph-left").outer_size.width / body / LIST_SHARE_STEP) * LIST_SHARE_STEP
         self.app.graph_list_share = max(low, min(high, share + step * LIST_SHARE_STEP))
         self._apply_list_share()
 
     def _apply_list_share(self) -> None:
-        self.query_one("#graph-left").styles.width = f"{getattr(self.app, 'graph_list_share', LIST_SHARE)}%"
+        styles = self.query_one("#graph-left").styles
+        share = self.app.graph_list_share
+        styles.width = f"{LIST_SHARE if share is None else share}%"
+        styles.min_width = MIN_LIST_WIDTH if share is None else None
 
     # -- store reads ------------------------------------------------------------
     def load_neighbourhood(self) -> None:
