@@ -69,19 +69,31 @@ def set_type(config: Config, store: Store, page: str, type_: str) -> Operation:
         UserError: ``type_`` is not in the vault's vocabulary
             (``config.page_types``), or the page cannot be edited.
     """
+    change, summary, details = plan_set_type(config, store, page, type_)
+    return changeset.apply(config, store, "set-type", summary, [change], details=details)
+
+
+def plan_set_type(
+    config: Config, store: Store, page: str, type_: str, *, refresh: bool = True,
+) -> tuple[FileChange, str, dict]:
+    """What :func:`set_type` would write, without writing: ``(change,
+    summary, details)``. ``refresh=False`` skips the sync first (a batch
+    syncs once). Raises as :func:`set_type`."""
     type_ = (type_ or "").strip()
     if type_ not in config.page_types:
         raise UserError(f"unknown type {type_!r}; the vault's types are: {', '.join(config.page_types)}")
-    _refresh(config, store)
+    if refresh:
+        _refresh(config, store)
     pid, rel, data, text, bom = _read_page(config, store, page)
     try:
         old = frontmatter_fields(text).get("type")
         new = set_field(text, "type", type_)
     except EditError as exc:
         raise UserError(f"{rel}: {exc}") from None
-    return changeset.apply(
-        config, store, "set-type", f"set type of {pid}: {old or '(none)'} -> {type_}",
-        [FileChange(rel, data, (bom + new).encode("utf-8"))], details={"page": pid, "old": old, "new": type_},
+    return (
+        FileChange(rel, data, (bom + new).encode("utf-8")),
+        f"set type of {pid}: {old or '(none)'} -> {type_}",
+        {"page": pid, "old": old, "new": type_},
     )
 
 
@@ -97,7 +109,19 @@ def retarget_link(
         PageNotFound: ``page`` or ``new_target`` does not exist.
         UserError: no such link on that page/line.
     """
-    _refresh(config, store)
+    change, summary, details = plan_retarget(config, store, page, target, new_target, line)
+    return changeset.apply(config, store, "retarget", summary, [change], details=details)
+
+
+def plan_retarget(
+    config: Config, store: Store, page: str, target: str, new_target: str, line: int | None = None,
+    *, refresh: bool = True,
+) -> tuple[FileChange, str, dict]:
+    """What :func:`retarget_link` would write, without writing: ``(change,
+    summary, details)``. ``refresh=False`` skips the sync first (a batch
+    syncs once). Raises as :func:`retarget_link`."""
+    if refresh:
+        _refresh(config, store)
     pid, rel, data, text, bom = _read_page(config, store, page)
     want = graph.find_page(store, new_target)
     vl = VaultLinks.load(store)
@@ -120,10 +144,10 @@ def retarget_link(
             rep = new
         spans.append((ts.start, ts.end, rep))
     new_text = replace_spans(text, spans)
-    return changeset.apply(
-        config, store, "retarget", f"retarget {len(spans)} link(s) on {pid}: {target} -> {want}",
-        [FileChange(rel, data, (bom + new_text).encode("utf-8"))],
-        details={"page": pid, "target": target, "new": want, "links": len(spans)},
+    return (
+        FileChange(rel, data, (bom + new_text).encode("utf-8")),
+        f"retarget {len(spans)} link(s) on {pid}: {target} -> {want}",
+        {"page": pid, "target": target, "new": want, "links": len(spans)},
     )
 
 

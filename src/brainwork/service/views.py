@@ -15,6 +15,7 @@ texts carry no markup, so any renderer can style them.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -61,41 +62,20 @@ _SHOWN_APART = {"suggestions", "retargets", "candidates", "suggested", "suggesti
                 "title_suggestion", "thing_title"}
 
 
-# -- reading findings (tolerant of the exact evidence keys) ------------------
+# -- reading findings -----------------------------------------------------------
 def _get(finding: Any, name: str, default: Any = None) -> Any:
     return getattr(finding, name, default)
 
 
-def evidence_of(finding: Any) -> dict:
+def evidence_of(finding: Any) -> Mapping:
     """A finding's evidence mapping (``{}`` when it has none)."""
-    ev = _get(finding, "evidence") or {}
-    return ev if isinstance(ev, dict) else {}
+    return _get(finding, "evidence") or {}
 
 
 def suggestions_of(finding: Any) -> list[tuple[str, float | None]]:
-    """Suggested pages of a finding as ``[(page id, score or None)]``:
-    the evidence's ``suggestions`` (dead links: closest pages) or
-    ``candidates`` (ambiguous links: every page the name fits); items may be
-    ids, ``(id, score)`` pairs or dicts with ``id``/``page`` and ``score``."""
-    ev = evidence_of(finding)
-    raw = None
-    for key in ("suggestions", "retargets", "candidates", "suggested", "pages", "matches"):
-        if isinstance(ev.get(key), (list, tuple)):
-            raw = ev[key]
-            break
-    out: list[tuple[str, float | None]] = []
-    for item in raw or ():
-        if isinstance(item, str):
-            out.append((item, None))
-        elif isinstance(item, dict):
-            pid = item.get("id") or item.get("page") or item.get("target")
-            if isinstance(pid, str):
-                score = item.get("score", item.get("similarity"))
-                out.append((pid, float(score) if isinstance(score, (int, float)) else None))
-        elif isinstance(item, (list, tuple)) and item and isinstance(item[0], str):
-            score = item[1] if len(item) > 1 and isinstance(item[1], (int, float)) else None
-            out.append((item[0], float(score) if score is not None else None))
-    return out
+    """Suggested pages of a finding as ``[(page id, similarity or None)]``
+    (:meth:`brainwork.analysis.finding.Finding.suggested_pages`)."""
+    return finding.suggested_pages() if finding is not None else []
 
 
 def suggested_title(finding: Any) -> str | None:
@@ -548,9 +528,27 @@ class InboxView:
     include_handled: bool
 
     @property
+    def counts(self) -> "InboxCounts":
+        """The listed corrections by state (:class:`InboxCounts`)."""
+        return inbox_counts(self.items)
+
+    @property
     def title(self) -> str:
-        what = "corrections" if self.include_handled else "open"
-        return f"Correction inbox · {len(self.items)} {what} · newest first"
+        """``Correction inbox · 7 open · 8 clustered · 1 proposed`` (each
+        state counted apart; every correction listed: the handled ones too)."""
+        return self.title_marked(0)
+
+    def title_marked(self, marked: int) -> str:
+        """:attr:`title` with ``· 3 marked`` when rows are marked."""
+        c = self.counts
+        parts = [f"{c.open} open", f"{c.clustered} clustered"]
+        if c.proposed:
+            parts.append(f"{c.proposed} proposed")
+        if self.include_handled:
+            parts.append(f"{c.handled} handled")
+        if marked:
+            parts.append(f"{marked} marked")
+        return "Correction inbox · " + " · ".join(parts)
 
     @property
     def empty_text(self) -> str:
@@ -565,6 +563,155 @@ class InboxView:
         return "The vault has no correction pages yet (`brainwork capture correction` records one)."
 
 
+@dataclass(frozen=True, slots=True)
+class InboxCounts:
+    """Corrections by state: ``open`` (status open or none: consolidation
+    has not clustered them yet), ``clustered`` (in a cluster of the last
+    pass, waiting for its candidate rule or a link), ``proposed`` (drafted
+    by a session hook, waiting for a person), ``handled`` (promoted or
+    dismissed; listed only with every correction)."""
+
+    open: int
+    clustered: int
+    proposed: int
+    handled: int
+
+
+def inbox_counts(items: "Iterable[InboxItem]") -> InboxCounts:
+    n = {"open": 0, "clustered": 0, "proposed": 0, "handled": 0}
+    for i in items:
+        if i.status in (None, "open"):
+            n["open"] += 1
+        elif i.status == "clustered":
+            n["clustered"] += 1
+        elif i.status == "proposed":
+            n["proposed"] += 1
+        else:
+            n["handled"] += 1
+    return InboxCounts(**n)
+
+
+def without(view: InboxView, ids: Iterable[str], status: str) -> InboxView:
+    """``view`` after corrections ``ids`` became ``status`` (dismissed,
+    promoted, open ...), without reading the store: what the pane shows at
+    once after its own operation, until the re-read lands. A correction no
+    longer waiting leaves the list unless every correction is listed."""
+    from dataclasses import replace
+
+    gone = set(ids)
+    handled = status in _HANDLED
+    items = []
+    for item in view.items:
+        if item.id in gone:
+            if handled and not view.include_handled:
+                continue
+            item = replace(item, status=status)
+        items.append(item)
+    return InboxView(tuple(items), tuple(inbox_row(i) for i in items), view.rules, view.include_handled)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedRule:
+    """A rule offered for linking corrections, with ``score``: cosine
+    similarity of the corrections' centroid to the rule page (``basis``
+    ``"meaning"``), or word overlap 0-1 when either has no vector
+    (``"words"``)."""
+
+    rule: RuleChoice
+    score: float
+    basis: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.rule.to_json(), "score": round(self.score, 2), "basis": self.basis}
+
+
+def _correction_text(item: "InboxItem") -> str:
+    return " ".join(x for x in (item.title, item.wrong, item.correct, item.why) if x)
+
+
+def rank_rules(store: "Store", rules: Iterable[RuleChoice], items: "Iterable[InboxItem]") -> tuple[RankedRule, ...]:
+    """``rules`` closest first to the corrections ``items``: by cosine of
+    the centroid of their cached vectors to each rule's vector
+    (:func:`brainwork.learn.embed.vectors`; the cache only, so the model is
+    never loaded here), else by word overlap (rapidfuzz ``token_set_ratio``
+    of the corrections' fields to the rule's title and text, scaled to 0-1)
+    for a rule or corrections without vectors. Ties keep ``rules``' order
+    (active first)."""
+    from rapidfuzz import fuzz, utils
+
+    from brainwork.learn import embed
+    from brainwork.learn.similarity import centroid
+
+    rules = list(rules)
+    items = list(items)
+    vecs = embed.vectors(store, [r.id for r in rules] + [i.id for i in items]) if rules and items else {}
+    centre = centroid([vecs[i.id] for i in items if i.id in vecs]) if items else None
+    text = " ".join(_correction_text(i) for i in items)
+    ranked = []
+    for r in rules:
+        rv = vecs.get(r.id)
+        if centre is not None and rv is not None:
+            ranked.append(RankedRule(r, float(centre @ rv), "meaning"))
+        else:
+            score = fuzz.token_set_ratio(text, f"{r.title} {r.text or ''}", processor=utils.default_process) / 100
+            ranked.append(RankedRule(r, float(score), "words"))
+    order = {r.id: k for k, r in enumerate(rules)}
+    ranked.sort(key=lambda x: (x.basis != "meaning", -x.score, order[x.rule.id]))
+    return tuple(ranked)
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalDraft:
+    """The confirm form's first values for a proposed correction, drafted
+    from the person's quoted words: ``wrong`` (what they pushed back on:
+    the quote), ``correct`` (the quote without its leading "no,"/"don't"
+    ..., when that leaves an instruction) and ``why`` (the part after
+    "because"/"since"/"so that", when there is one)."""
+
+    quote: str
+    wrong: str
+    correct: str
+    why: str
+
+
+#: Words a push-back starts with (case-insensitive), dropped from the quote
+#: to draft the correct behaviour.
+_PUSHBACK = ("no", "nope", "not that", "wrong", "stop", "actually", "wait", "hmm", "please", "instead")
+#: Words that introduce the reason in a push-back.
+_BECAUSE = (" because ", " since ", " so that ", " otherwise ")
+
+
+def draft_from_quote(quote: str, wrong: str = "", correct: str = "", why: str = "") -> ProposalDraft:
+    """:class:`ProposalDraft` for a proposed correction whose ``wrong`` field
+    holds the person's words (``quote``); fields already written win."""
+    import re
+
+    q = " ".join((quote or "").split())
+    rest = q
+    lower = rest.lower()
+    changed = True
+    while changed:
+        changed = False
+        for w in _PUSHBACK:
+            if lower.startswith(w) and (len(lower) == len(w) or not lower[len(w)].isalnum()):
+                rest = rest[len(w):].lstrip(" ,.;:!-—")
+                lower = rest.lower()
+                changed = True
+    reason = ""
+    for b in _BECAUSE:
+        at = lower.find(b)
+        if at > 0:
+            rest, reason = rest[:at].rstrip(" ,;"), rest[at + len(b):].strip()
+            break
+    rest = rest.strip()
+    if rest and rest[0].islower():
+        rest = rest[0].upper() + rest[1:]
+    if reason and reason[0].islower():
+        reason = reason[0].upper() + reason[1:]
+    guess_correct = rest if rest and rest != q and len(re.findall(r"\w+", rest)) >= 2 else ""
+    return ProposalDraft(q, wrong or q, correct or guess_correct, why or reason)
+
+
 def inbox_view(store: "Store", *, include_handled: bool = False) -> InboxView:
     """Read the inbox and the linkable rules from ``store``."""
     from brainwork.learn.inbox import inbox
@@ -577,3 +724,176 @@ def inbox_view(store: "Store", *, include_handled: bool = False) -> InboxView:
         if r.status in ("active", "candidate")
     )
     return InboxView(items, tuple(inbox_row(i) for i in items), rules, include_handled)
+
+
+# ---------------------------------------------------------------------------
+# The review queue of ``brainwork dream``
+# ---------------------------------------------------------------------------
+
+#: What each proposal kind does when accepted, shown in the detail.
+DREAM_KINDS = {
+    "candidate-rules": "consolidation drafts the candidate rules (undoable; review them in the Rules pane)",
+    "merge": "the two pages are merged (cannot be undone: asks first)",
+    "retitle": "the page is renamed and every link to it rewritten (undoable)",
+    "merge-rules": "the two active rules are merged (cannot be undone: asks first)",
+    "retire-rule": "the rule is retired: it leaves the doctrine (undoable)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DreamRow:
+    """One proposal in the list: ``id``, ``kind``, ``state`` (``pending``,
+    ``accepted``, ``declined``, ``undone``), the one-line ``summary``;
+    ``waiting``: still pending."""
+
+    id: int
+    kind: str
+    state: str
+    summary: str
+    waiting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DreamDetail:
+    """The detail of one proposal: ``reason`` (why the pass proposes it: its
+    summary), what accepting ``does`` and whether it is ``reversible``, and
+    the ``evidence``: ``(label, value)`` lines from its payload."""
+
+    id: int
+    kind: str
+    state: str
+    reason: str
+    does: str
+    reversible: bool
+    evidence: tuple[tuple[str, str], ...]
+    decided: str | None
+    operation: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DreamView:
+    """The review pane: ``proposals`` (:class:`brainwork.learn.dream.Proposal`)
+    by id, one ``rows`` entry each; ``include_decided``: accepted, declined
+    and undone ones are listed too."""
+
+    proposals: tuple[Any, ...]
+    rows: tuple[DreamRow, ...]
+    include_decided: bool
+
+    @property
+    def pending(self) -> int:
+        return sum(1 for r in self.rows if r.waiting)
+
+    @property
+    def title(self) -> str:
+        text = f"Review queue · {self.pending} pending"
+        if self.include_decided:
+            text += f" · {len(self.rows) - self.pending} decided"
+        return text
+
+    @property
+    def empty_text(self) -> str:
+        if self.rows:
+            return ""
+        if self.include_decided:
+            return "The review queue is empty: `brainwork dream` (e.g. nightly from cron) fills it."
+        return ("Nothing waits for review. `brainwork dream` (e.g. nightly from cron) gathers proposals; "
+                "a shows the decided ones.")
+
+
+def dream_detail(proposal: Any) -> DreamDetail:
+    """What the review pane's detail shows for ``proposal``."""
+    evidence = []
+    for key, value in (proposal.payload or {}).items():
+        if value in (None, "", [], {}):
+            continue
+        evidence.append((key.replace("_", " "), value_text(value)))
+    return DreamDetail(
+        proposal.id, proposal.kind, proposal.state, proposal.summary,
+        DREAM_KINDS.get(proposal.kind, "carried out as one operation"), proposal.reversible, tuple(evidence),
+        proposal.decided, proposal.operation,
+    )
+
+
+def dream_rows(proposals: Iterable[Any], include_decided: bool) -> DreamView:
+    items = tuple(p for p in proposals if include_decided or p.state == "pending")
+    rows = tuple(DreamRow(p.id, p.kind, p.state, p.summary, p.state == "pending") for p in items)
+    return DreamView(items, rows, include_decided)
+
+
+def dream_view(store: "Store", *, include_decided: bool = False) -> DreamView:
+    """Read the review queue (:func:`brainwork.learn.dream.queue`)."""
+    from brainwork.learn.dream import queue
+
+    return dream_rows(queue(store, None), include_decided)
+
+
+def dream_decided(view: DreamView, proposal_id: int, state: str) -> DreamView:
+    """``view`` after proposal ``proposal_id`` became ``state``, without
+    reading the store (what the pane shows at once after the decision)."""
+    from dataclasses import replace
+
+    items = [replace(p, state=state) if p.id == proposal_id else p for p in view.proposals]
+    return dream_rows(items, view.include_decided)
+
+
+# ---------------------------------------------------------------------------
+# Marks (multi-select in the inbox and the findings)
+# ---------------------------------------------------------------------------
+class Marks:
+    """The marked rows of a list, by row id, in the order they were marked;
+    ``anchor`` is the last row marked or unmarked, where a range starts.
+    Ids that leave the list are dropped by :meth:`keep`."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, None] = {}
+        self.anchor: str | None = None
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, row_id: object) -> bool:
+        return row_id in self._ids
+
+    def __iter__(self):
+        return iter(list(self._ids))
+
+    def toggle(self, row_id: str) -> bool:
+        """Mark ``row_id``, or unmark it when marked; True when now marked."""
+        self.anchor = row_id
+        if row_id in self._ids:
+            del self._ids[row_id]
+            return False
+        self._ids[row_id] = None
+        return True
+
+    def mark_range(self, order: list[str], row_id: str) -> int:
+        """Mark every row of ``order`` from the anchor to ``row_id`` (both
+        included; only ``row_id`` when there is no anchor in ``order``).
+        Returns how many rows became marked."""
+        if row_id not in order:
+            return 0
+        end = order.index(row_id)
+        start = order.index(self.anchor) if self.anchor in order else end
+        lo, hi = min(start, end), max(start, end)
+        added = 0
+        for rid in order[lo : hi + 1]:
+            if rid not in self._ids:
+                self._ids[rid] = None
+                added += 1
+        self.anchor = row_id
+        return added
+
+    def clear(self) -> int:
+        n = len(self._ids)
+        self._ids.clear()
+        self.anchor = None
+        return n
+
+    def keep(self, ids: Iterable[str]) -> None:
+        """Drop marks of rows no longer listed."""
+        present = set(ids)
+        for rid in [r for r in self._ids if r not in present]:
+            del self._ids[rid]
+        if self.anchor not in present:
+            self.anchor = None

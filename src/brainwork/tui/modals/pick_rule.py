@@ -35,7 +35,7 @@ class RuleOptions(OptionList):
 
 class PickRuleScreen(ModalScreen[str | None]):
     """``rules``: ``[{"id", "title", "status", "text"}]`` in the order to list
-    them; ``preselect``: the id to highlight first (e.g. the rule consolidation
+    them (with ``score``, a similarity shown beside the status); ``preselect``: the id to highlight first (e.g. the rule consolidation
     proposed); ``note``: a line under the title."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
@@ -58,9 +58,12 @@ class PickRuleScreen(ModalScreen[str | None]):
                 text = " ".join((r.get("text") or "").split())
                 if len(text) > TEXT_CHARS:
                     text = text[: TEXT_CHARS - 1] + "…"
+                status = r["status"] or "no status"
+                if isinstance(r.get("score"), (int, float)):  # ranked: closest first
+                    status += f" · {r['score']:.2f}"
                 label = Content.from_markup(
                     "$title  [$text-muted]($status)[/]\n[$text-muted]  $text[/]",
-                    title=r["title"] or r["id"], status=r["status"] or "no status", text=text or r["id"],
+                    title=r["title"] or r["id"], status=status, text=text or r["id"],
                 )
                 options.append(Option(label, id=r["id"]))
             yield RuleOptions(*options, id="pick-list")

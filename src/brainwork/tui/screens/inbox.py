@@ -14,10 +14,21 @@ status ``proposed``: ``y`` confirms one (what was wrong, the correct
 behaviour and why are asked; it becomes open, undoable with ``u``).
 
 Keys: ``d`` dismisses the correction (a reason is asked, optional; undoable
-with ``u``), ``l`` links it to a rule (active rules first, then candidates;
+with ``u``), ``l`` links it to a rule (the rules closest to the correction
+first, by cosine similarity of their cached vectors, else by word overlap;
 the rule consolidation proposed is preselected), ``enter``/``o`` opens the
 task's neighbourhood in the graph pane, ``c`` runs consolidation, ``a``
 toggles between open corrections and every correction.
+
+Batch triage: ``space`` marks or unmarks the highlighted row, ``v`` marks
+every row from the last one marked to the cursor, ``escape`` clears the
+marks; marked rows carry a ``●`` and the title counts them. With rows
+marked, ``d`` and ``l`` act on all of them as ONE operation (one ``u``
+undoes the whole batch; :mod:`brainwork.service.triage`).
+
+After its own operation the pane shows the new state at once (the
+dismissed rows leave, a confirmed one is open) from the operation's
+result; the re-read that follows the operation reconciles.
 
 What the pane shows (rows, detail, title, which actions a correction
 allows) is the Textual-free read-model :func:`brainwork.service.views.inbox_view`;
@@ -44,15 +55,21 @@ from textual.worker import get_current_worker
 
 from brainwork.learn.inbox import InboxItem, confirm_correction, dismiss_correction
 from brainwork.learn.rules import link_corrections
+from brainwork.service import triage
 from brainwork.service.views import (
     NO_TASK,
     InboxView,
+    Marks,
+    RankedRule,
     can_confirm,
     can_dismiss,
     can_link,
+    draft_from_quote,
     inbox_detail,
     inbox_view,
     link_proposal,
+    rank_rules,
+    without,
 )
 from brainwork.tui import learning, operations
 from brainwork.tui.modals.confirm_correction import ConfirmCorrectionScreen
@@ -69,6 +86,27 @@ class InboxLoaded(Message):
         super().__init__()
         self.request_id = request_id
         self.view = view
+
+
+class RulesRanked(Message):
+    """The rules were ranked for linking corrections ``ids``: ``ranked``
+    closest first (:func:`brainwork.service.views.rank_rules`)."""
+
+    def __init__(self, ids: tuple[str, ...], ranked: tuple[RankedRule, ...]):
+        super().__init__()
+        self.ids = ids
+        self.ranked = ranked
+
+
+class CorrectionsTriaged(Message):
+    """An inbox operation of this pane finished: corrections ``ids`` are
+    ``status`` now (the pane shows it before the re-read lands)."""
+
+    def __init__(self, action: str, ids: tuple[str, ...], status: str):
+        super().__init__()
+        self.action = action
+        self.ids = ids
+        self.status = status
 
 
 def detail_table(item: InboxItem) -> Table:
@@ -109,6 +147,16 @@ class InboxTable(FittedTable):
     """The corrections (row keys are correction ids)."""
 
     HELP_TITLE = "correction list"
+    # DataTable's own home/end scroll sideways; here, as in every list, they
+    # go to the first and the last row.
+    BINDINGS = [
+        Binding("home", "scroll_top", "First", show=False),
+        Binding("end", "scroll_bottom", "Last", show=False),
+    ]
+
+
+#: The marker in front of a marked row's title.
+MARK = "● "
 
 
 class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScreen):
@@ -128,6 +176,9 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         Binding("o", "open_task", "Open task", tooltip="Show the correction's task in the graph pane (also enter)"),
         Binding("c", "consolidate", "Consolidate", tooltip="Cluster open corrections and draft candidate rules"),
         Binding("a", "toggle_handled", "Open/all", tooltip="Show every correction, or only the open ones"),
+        Binding("space", "toggle_mark", "Mark", tooltip="Mark or unmark the row; d and l then act on every marked row"),
+        Binding("v", "mark_range", "Mark range", show=False, tooltip="Mark every row from the last marked one to the cursor"),
+        Binding("escape", "clear_marks", "Clear marks", show=False, tooltip="Unmark every row"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -137,6 +188,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         self.include_handled = False
         self._request = 0
         self._loaded = False
+        self.marks = Marks()
 
     # -- layout -------------------------------------------------------------------
     def compose_body(self) -> Iterable[Widget]:
@@ -182,21 +234,33 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         if message.request_id != self._request:
             return
         self._loaded = True
+        self._show_view(message.view)
+
+    def _cells(self, r) -> tuple[Text, ...]:
+        dim = "dim" if r.handled else ""
+        proposed = r.status == "proposed"
+        title = Text(overflow="ellipsis", no_wrap=True)
+        if r.id in self.marks:
+            title.append(MARK, style="bold")
+        title.append(r.title, style="italic" if proposed else dim)
+        return (
+            Text(r.created, style=dim),
+            Text(r.status, style="bold italic" if proposed else "bold" if r.waiting else dim),
+            title,
+            Text(r.task, style="dim", overflow="ellipsis", no_wrap=True),
+            Text(r.cluster, style=dim, overflow="ellipsis", no_wrap=True),
+        )
+
+    def _show_view(self, view: InboxView) -> None:
+        """Show ``view`` (keeping the cursor on the same correction, else at
+        the same row) and drop marks of rows no longer listed."""
         table = self.query_one(InboxTable)
         keep_id = self.highlighted_id
         keep_row = table.cursor_row
-        view = self.view = message.view
+        self.view = view
         self.items = list(view.items)
-        rows = []
-        for r in view.rows:
-            dim = "dim" if r.handled else ""
-            rows.append((r.id, (
-                Text(r.created, style=dim),
-                Text(r.status, style="bold" if r.waiting else dim),
-                Text(r.title, style=dim, overflow="ellipsis", no_wrap=True),
-                Text(r.task, style="dim", overflow="ellipsis", no_wrap=True),
-                Text(r.cluster, style=dim, overflow="ellipsis", no_wrap=True),
-            )))
+        self.marks.keep(i.id for i in self.items)
+        rows = [(r.id, self._cells(r)) for r in view.rows]
         ids = [i.id for i in self.items]
         row = ids.index(keep_id) if keep_id in ids else min(max(keep_row, 0), max(len(ids) - 1, 0))
         table.set_rows(rows, row)
@@ -221,10 +285,15 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
     def _update_title(self) -> None:
         top = self.query_one("#inbox-top")
-        top.border_title = self.view.title if self._loaded and self.view is not None else "Correction inbox"
-        top.border_subtitle = (
-            self._phase or "d dismiss · l link to rule · enter task · c consolidate · a open/all"
+        top.border_title = (
+            self.view.title_marked(len(self.marks)) if self._loaded and self.view is not None else "Correction inbox"
         )
+        if self._phase:
+            top.border_subtitle = self._phase
+        elif self.marks:
+            top.border_subtitle = f"{len(self.marks)} marked: d dismisses · l links them all · esc unmarks"
+        else:
+            top.border_subtitle = "space mark · d dismiss · l link to rule · enter task · c consolidate · a open/all"
 
     # -- the highlighted correction -------------------------------------------------
     @property
@@ -269,14 +338,26 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         body.update(detail_table(item))
 
     # -- actions ------------------------------------------------------------------------
+    def marked_items(self) -> list[InboxItem]:
+        """The marked corrections, in list order."""
+        return [i for i in self.items if i.id in self.marks]
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         item = self.highlighted_item
         if action == "dismiss_correction":  # a proposed correction can be dismissed too
+            if self.marks:
+                return True if any(can_dismiss(i) for i in self.marked_items()) else None
             return True if can_dismiss(item) else None
         if action == "confirm_correction":
-            return True if can_confirm(item) else None
+            return True if can_confirm(item) and not self.marks else None
         if action == "link_rule":
+            if self.marks:
+                return True if any(can_link(i) for i in self.marked_items()) else None
             return True if can_link(item) else None
+        if action in ("toggle_mark", "mark_range"):
+            return True if item is not None else None
+        if action == "clear_marks":
+            return True if self.marks else None
         if action == "open_task":
             return True if item is not None and item.tasks else None
         if action == "consolidate":
@@ -296,7 +377,52 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         self.include_handled = not self.include_handled
         self.load()
 
+    # -- marks ----------------------------------------------------------------------
+    def _marks_changed(self) -> None:
+        table = self.query_one(InboxTable)
+        if self.view is not None:
+            table.set_rows([(r.id, self._cells(r)) for r in self.view.rows], table.cursor_row)
+        self._update_title()
+        self.refresh_bindings()
+
+    def action_toggle_mark(self) -> None:
+        item = self.highlighted_item
+        if item is None:
+            return
+        self.marks.toggle(item.id)
+        self._marks_changed()
+        table = self.query_one(InboxTable)
+        if table.cursor_row < table.row_count - 1:  # on to the next row, as file managers do
+            table.move_cursor(row=table.cursor_row + 1, animate=False)
+
+    def action_mark_range(self) -> None:
+        item = self.highlighted_item
+        if item is None:
+            return
+        self.marks.mark_range([i.id for i in self.items], item.id)
+        self._marks_changed()
+
+    def action_clear_marks(self) -> None:
+        if self.marks.clear():
+            self._marks_changed()
+
+    # -- showing an operation's result at once -----------------------------------------
+    def _triaged(self, action: str, ids, status: str) -> None:
+        """Show corrections ``ids`` as ``status`` now (posted as a message:
+        tests and other listeners hear of it)."""
+        self.post_message(CorrectionsTriaged(action, tuple(ids), status))
+
+    def on_corrections_triaged(self, message: CorrectionsTriaged) -> None:
+        if self.view is None:
+            return
+        self.marks.clear()
+        self._request += 1  # a read begun before the operation must not land over it
+        self._show_view(without(self.view, message.ids, message.status))
+
     def action_dismiss_correction(self) -> None:
+        if self.marks:
+            self._dismiss_marked()
+            return
         item = self.highlighted_item
         if item is None:
             return
@@ -306,7 +432,8 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                 return
             cid = item.id
             operations.run_operation(
-                self.app, "dismiss correction", lambda config, store: dismiss_correction(config, store, cid, reason)
+                self.app, "dismiss correction", lambda config, store: dismiss_correction(config, store, cid, reason),
+                done=lambda op: self._triaged("dismiss", [cid], "dismissed"),
             )
 
         self.app.push_screen(
@@ -316,6 +443,35 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                 "no longer count it. u undoes.",
                 required=False,
                 confirm="Dismiss",
+            ),
+            dismissed,
+        )
+
+    def _dismiss_marked(self) -> None:
+        items = [i for i in self.marked_items() if can_dismiss(i)]
+        if not items:
+            return
+        ids = [i.id for i in items]
+        n = len(ids)
+
+        def dismissed(reason: str | None) -> None:
+            if reason is None:
+                return
+            operations.run_operation(
+                self.app, "dismiss corrections",
+                lambda config, store: triage.dismiss_corrections(config, store, ids, reason),
+                message=lambda result: result.describe("Dismissed"),
+                done=lambda result: self._triaged("dismiss", result.done, "dismissed"),
+            )
+
+        skipped = len(self.marks) - n
+        self.app.push_screen(
+            ReasonScreen(
+                f"Dismiss {n} marked correction{'s' if n != 1 else ''}",
+                f"They leave the inbox in one operation: one u undoes all {n}."
+                + (f" {skipped} marked row{'s' if skipped != 1 else ''} cannot be dismissed and stay{'s' if skipped == 1 else ''}." if skipped else ""),
+                required=False,
+                confirm=f"Dismiss {n}",
             ),
             dismissed,
         )
@@ -330,38 +486,77 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                 return
             cid = item.id
             operations.run_operation(
-                self.app, "confirm correction", lambda config, store: confirm_correction(config, store, cid, *values)
+                self.app, "confirm correction", lambda config, store: confirm_correction(config, store, cid, *values),
+                done=lambda op: self._triaged("confirm", [cid], "open"),
             )
 
+        draft = draft_from_quote(item.wrong, correct=item.correct, why=item.why)
         self.app.push_screen(
-            ConfirmCorrectionScreen(f"Confirm {item.id}", quote=item.wrong, wrong=item.wrong, correct=item.correct, why=item.why),
+            ConfirmCorrectionScreen(f"Confirm {item.id}", quote=draft.quote, wrong=draft.wrong, correct=draft.correct, why=draft.why),
             confirmed,
         )
 
     def action_link_rule(self) -> None:
-        item = self.highlighted_item
-        if item is None:
-            return
+        items = [i for i in self.marked_items() if can_link(i)] if self.marks else []
+        if not items:
+            item = self.highlighted_item
+            if item is None or not can_link(item):
+                return
+            items = [item]
         rules = self.view.rules if self.view is not None else ()
         if not rules:
             self.notify("There is no active or candidate rule to link to.", title="Link to rule", severity="warning")
             return
-        proposed, note = link_proposal(item)
+        self._rank(tuple(items), tuple(rules))
+
+    @work(thread=True, group="inbox-rank", exclusive=True, exit_on_error=False)
+    def _rank(self, items: tuple[InboxItem, ...], rules) -> None:
+        with self.app.store.use() as store:
+            ranked = rank_rules(store, rules, items)
+        self.post_message(RulesRanked(tuple(i.id for i in items), ranked))
+
+    def on_rules_ranked(self, message: RulesRanked) -> None:
+        by_id = {i.id: i for i in self.items}
+        items = [by_id[i] for i in message.ids if i in by_id]
+        if not items or not message.ranked:
+            return
+        ids = [i.id for i in items]
+        if len(items) == 1:
+            proposed, note = link_proposal(items[0])
+            title = f"Link {ids[0]} to a rule"
+        else:
+            proposed, note = None, f"All {len(ids)} marked corrections go to the rule you pick, in one operation (one u undoes it)."
+        basis = message.ranked[0].basis
+        note = (note + " " if note else "") + (
+            "Closest first (cosine similarity to the correction" + ("s" if len(ids) > 1 else "") + ")."
+            if basis == "meaning" else "Closest first (word overlap: no vectors yet)."
+        )
+        if proposed is None:
+            proposed = message.ranked[0].rule.id
+        if len(items) > 1:
+            title = f"Link {len(ids)} marked corrections to a rule"
 
         def picked(rule_id: str | None) -> None:
             if rule_id is None:
                 return
-            cid = item.id
             operations.run_operation(
-                self.app, "link correction", lambda config, store: link_corrections(config, store, rule_id, [cid])
+                self.app, "link correction" if len(ids) == 1 else "link corrections",
+                lambda config, store: link_corrections(config, store, rule_id, ids),
+                done=lambda decision: self._triaged("link", decision.corrections, _linked_status(message.ranked, rule_id)),
             )
 
         self.app.push_screen(
             # The modal also serves the Rules pane, which hands it mappings.
-            PickRuleScreen(f"Link {item.id} to a rule", [r.to_json() for r in rules], preselect=proposed, note=note),
+            PickRuleScreen(title, [r.to_json() for r in message.ranked], preselect=proposed, note=note),
             picked,
         )
 
     # -- consolidation progress (learning.ConsolidationPhase) ---------------------------
     def _phase_changed(self) -> None:
         self._update_title()
+
+
+def _linked_status(ranked: tuple[RankedRule, ...], rule_id: str) -> str:
+    """A correction linked to an active rule is promoted; to a candidate, clustered."""
+    status = next((r.rule.status for r in ranked if r.rule.id == rule_id), None)
+    return "promoted" if status == "active" else "clustered"

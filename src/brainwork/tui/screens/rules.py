@@ -105,6 +105,50 @@ class RulesView:
     #: The replay the figures come from (None without figures).
     replay: Replay | None = None
 
+    def decided(self, decision, fields: dict | None = None, today: str | None = None) -> "RulesView":
+        """This view after ``decision`` (a :class:`brainwork.learn.rules.Decision`)
+        without reading the store: what the pane shows the moment its
+        operation returns (the re-read after it, which also recomputes
+        figures and pruning, reconciles). ``fields``: the title, text, why
+        and apply an approval wrote."""
+        from copy import deepcopy
+        from datetime import date
+
+        day = today or date.today().isoformat()
+        rules = deepcopy(self.rules)
+        rule = rules.get(decision.rule)
+        status = {"approve": "active", "supersede": "active", "reject": "rejected", "retire": "retired"}.get(decision.action)
+        if rule is not None and status:
+            rule["status"] = status
+            if status == "active":
+                rule["activated"] = rule.get("activated") or day
+                rule.update({k: v for k, v in (fields or {}).items() if v is not None})
+            elif status == "retired":
+                rule["retired"] = day
+        for rid in decision.retired:
+            if rid in rules and rid != decision.rule:
+                rules[rid]["status"] = "retired"
+                rules[rid]["retired"] = day
+        evidence = {rid: [dict(e) for e in rows] for rid, rows in self.evidence.items()}
+        promoted, back = set(decision.corrections), set(decision.back)
+        for row in evidence.get(decision.rule, []):
+            if row["id"] in promoted:
+                row["status"] = "promoted"
+            elif row["id"] in back:
+                row["status"] = "open"
+        if back and rule is not None:
+            rule["evidence"] = [c for c in rule.get("evidence") or () if c not in back]
+            evidence[decision.rule] = [r for r in evidence.get(decision.rule, []) if r["id"] not in back]
+        order = []
+        for group, _ in GROUPS:
+            ids = [i for i in self.order if rules[i]["status"] == group]
+            if group == "active":
+                ids.sort(key=lambda i: (rules[i].get("activated") or "", i))
+            order += ids
+        order += [i for i in self.order if i not in order]
+        return RulesView(rules, order, self.pruning, self.doctrine, evidence, dict(self.cluster), self.embedded,
+                         self.figures, self.replay)
+
 
 def _needed_ids(store: Store) -> list[str]:
     """Pages whose vectors the pane's figures use: tasks and corrections
@@ -208,6 +252,16 @@ class RulesLoaded(Message):
         super().__init__()
         self.request_id = request_id
         self.view = view
+
+
+class RulesDecided(Message):
+    """A decision of this pane (``action``: approve, supersede, reject,
+    retire) on ``rule`` returned; the pane shows it before the re-read."""
+
+    def __init__(self, action: str, rule: str):
+        super().__init__()
+        self.action = action
+        self.rule = rule
 
 
 class RulesProgressed(Message):
@@ -434,7 +488,12 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
     def on_rules_loaded(self, message: RulesLoaded) -> None:
         if message.request_id != self._request:
             return
-        view = self.view = message.view
+        self._show_view(message.view)
+
+    def _show_view(self, view: RulesView, patched: bool = False) -> None:
+        """Fill the list and show the highlighted rule from ``view``
+        (``patched``: made from an operation's result, not read)."""
+        self.view = view
         if view.figures:
             self._waiting = ""
         # Keep edits only for rules that are still candidates.
@@ -468,8 +527,9 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             self.current = None
             self.refresh_bindings()
             return
-        if self._next_candidate and view.figures:
-            self._next_candidate = False
+        if self._next_candidate and (view.figures or patched):
+            if not patched:
+                self._next_candidate = False
             keep = next((i for i in view.order if view.rules[i]["status"] == "candidate"), keep)
         target = keep if keep in view.rules else next(
             (i for i in view.order if view.rules[i]["status"] == "candidate"), view.order[0]
@@ -759,7 +819,10 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                     config, store, rid, title=choice.title, text=choice.text, why=choice.why, apply=choice.apply,
                     evidence=choice.evidence, supersedes=choice.supersedes, today=today,
                 ),
-                message=self._decided, done=self._to_next_candidate,
+                message=self._decided,
+                done=lambda decision: self._show_decision(decision, {
+                    "title": choice.title, "text": choice.text, "why": choice.why, "apply": choice.apply,
+                }),
             )
             self.query_one(RuleList).focus()
 
@@ -805,7 +868,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                 operations.run_operation(
                     self.app, "reject rule",
                     lambda config, store: reject(config, store, rid, reason, today=today),
-                    message=self._decided, done=self._to_next_candidate,
+                    message=self._decided, done=lambda decision: self._show_decision(decision, {"rejected_reason": reason}),
                 )
 
         self.app.push_screen(
@@ -829,7 +892,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
                 operations.run_operation(
                     self.app, "retire rule",
                     lambda config, store: retire(config, store, rid, reason or None, today=today),
-                    message=self._decided,
+                    message=self._decided, done=lambda decision: self._show_decision(decision, next_candidate=False),
                 )
 
         self.app.push_screen(
@@ -838,10 +901,23 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             retired,
         )
 
-    def _to_next_candidate(self, _decision) -> None:
-        """After a decision the cursor goes to the next candidate (the
-        notification says what became of the decided one)."""
-        self._next_candidate = True
+    def _show_decision(self, decision, fields: dict | None = None, *, next_candidate: bool = True) -> None:
+        """Show the decision at once: the list and the detail from the view
+        patched with it (:meth:`RulesView.decided`), the cursor on the next
+        candidate (the notification says what became of the decided one).
+        The re-read the operation started reconciles (figures, pruning)."""
+        if self.view is None:
+            return
+        view = self.view.decided(decision, fields, self.TODAY)
+        if decision.action == "reject" and fields and decision.rule in view.rules:
+            view.rules[decision.rule]["rejected_reason"] = fields.get("rejected_reason")
+        self.edits.pop(decision.rule, None)
+        if next_candidate:
+            self._next_candidate = True
+        # A read begun before the operation must not land over it.
+        self._request += 1
+        self.post_message(RulesDecided(decision.action, decision.rule))
+        self._show_view(view, patched=True)
 
     @staticmethod
     def _decided(decision) -> str:
