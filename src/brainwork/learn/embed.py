@@ -391,15 +391,21 @@ def _load(config: Config | None) -> Embedder:
     # with another window are re-embedded, never mixed.
     emb = SentenceEmbedder(model, f"{name}@{seq}")
     if onnx_path is not None:
-        # torch is loaded now anyway: export once (~4 s CPU) so that the next
-        # process on this store encodes without it. A failed export only
-        # means the next process loads torch again.
+        # torch is loaded now anyway: export once (~4 s CPU) so that this and
+        # every later process on this store encode with ONNX Runtime (~2x
+        # less CPU per page than torch here, see docs/performance.md). A
+        # failed export only means torch serves, and the next process loads
+        # it again.
         from brainwork.learn import onnx_embed
 
         try:
             onnx_embed.export(model, folder, onnx_path, replace=broken)
         except (onnx_embed.OnnxUnavailable, OSError) as exc:
             emb.onnx_problem = str(exc)
+        else:
+            served = _load_onnx(onnx_path, folder, name)
+            if served is not None and served.name == emb.name:
+                return served
     return emb
 
 
