@@ -35,6 +35,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "brainwork.cli.mcp": ("mcp",),
     "brainwork.cli.remember": ("remember",),
     "brainwork.cli.dream": ("dream",),
+    "brainwork.cli.doctor": ("doctor",),
 }
 
 

@@ -65,7 +65,10 @@ LOCAL_COMMANDS = frozenset({"open", "serve", "capture"})
 #: processes and only raises this.
 SERVED_STORE_WAIT = 120.0
 #: Commands that only read: the owner's views need no refresh after them.
-READ_ONLY_COMMANDS = frozenset({"doctrine", "recall", "check", "show", "rules", "log", "stats", "replay", "embed", "index", "search"})
+READ_ONLY_COMMANDS = frozenset({"doctrine", "recall", "check", "show", "rules", "log", "stats", "replay", "embed", "index", "search", "doctor"})
+#: Options that keep a command out of the owner: ``index --rebuild`` replaces
+#: the store's files, which only a process that has not opened them may do.
+LOCAL_OPTIONS: dict[str, tuple[str, ...]] = {"index": ("rebuild",)}
 
 
 @dataclass
@@ -192,7 +195,7 @@ def vault_options(func: Callable) -> Callable:
         vault = vault_opt or obj.get("vault")
         store = store_opt or obj.get("store")
         config = load_config(vault, store)
-        if not _is_local(ctx):
+        if not _is_local(ctx) and not any(kwargs.get(o) for o in LOCAL_OPTIONS.get(ctx.command.name, ())):
             _forward(ctx, config)
         return ctx.invoke(func, config=config, **kwargs)
 
@@ -243,7 +246,7 @@ def _open_waiting(config: Config, wait: float | None = None):
 
 def _captures_pending(config: Config) -> bool:
     """True when pages captured without the store wait to be indexed and
-    logged (:func:`brainwork.ops.changeset.adopt_created`)."""
+    logged (:func:`brainwork.ops.recovery.adopt_created`)."""
     from brainwork.ops.journal import CREATED_DIR
 
     try:
@@ -287,13 +290,13 @@ def open_store(config: Config, wait: float | None = None) -> Iterator:
     waiting a little while another one-shot process holds it (then raises
     StoreBusy, a UserError). Either way any operation a crash interrupted is
     finished first, and pages captured since are recorded in the undo log
-    (:func:`brainwork.ops.changeset.recover`; says so on stderr).
+    (:func:`brainwork.ops.recovery.recover`; says so on stderr).
 
     ``wait``: seconds to wait for the store at most (default
     :func:`store_wait_seconds`); a command with an answer that needs no store
     (doctrine, from the vault's rule pages) passes a short one and catches
     StoreBusy."""
-    from brainwork.ops.changeset import recover
+    from brainwork.ops.recovery import recover
 
     here = served()
     if here is not None:

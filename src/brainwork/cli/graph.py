@@ -20,11 +20,17 @@ def open_cmd(config: Config) -> None:
 @click.command("index")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--full", is_flag=True, help="Re-parse every file, not only changed ones.")
+@click.option("--rebuild", is_flag=True,
+              help="Make a new store from the vault, keeping the old one's history (undo log, dismissals, "
+                   "embeddings...); the old database is kept aside as graph.kuzu.before-rebuild-TIME.")
 @vault_options
-def index_cmd(config: Config, as_json: bool, full: bool) -> None:
+def index_cmd(config: Config, as_json: bool, full: bool, rebuild: bool) -> None:
     """Sync the vault into its graph store (only changed files are re-parsed)."""
     from brainwork.index.sync import sync
 
+    if rebuild:
+        _rebuild(config, as_json)
+        return
     with open_store(config) as store, progress_bar("indexing", not as_json) as progress:
         report = sync(config, store, progress, force=full)
     if as_json:
@@ -42,6 +48,40 @@ def index_cmd(config: Config, as_json: bool, full: bool) -> None:
     )
     for err in report.parse_errors:
         echo(f"  {err}")
+
+
+def _rebuild(config: Config, as_json: bool) -> None:
+    """``index --rebuild``: never inside an owner (it replaces the files the
+    owner has open), so refused while one is alive."""
+    from brainwork.cli.common import require_vault
+    from brainwork.errors import UserError
+    from brainwork.index.rebuild import rebuild
+    from brainwork.service import owner
+
+    require_vault(config)
+    live = owner.status(config)
+    if live is not None:
+        raise UserError(
+            f"the store is open in the {live.kind} (process {live.pid}); close it before `brainwork index --rebuild`"
+        )
+    with progress_bar("rebuilding", not as_json) as progress:
+        report = rebuild(config, progress)
+    # Finish an operation a crash interrupted, now that the undo log is back.
+    with open_store(config):
+        pass
+    lost = report.lost_line()
+    if lost:
+        echo(f"brainwork: {lost}", err=True)
+    if as_json:
+        echo_json(report.to_json())
+        return
+    s = report.sync
+    kept = ", ".join(f"{t} {n}" for t, n in sorted(report.kept.items())) or "nothing"
+    aside = ", ".join(str(p) for p in report.moved_aside) or "no old database"
+    echo(f"rebuilt: {s.pages} pages, {s.attachments} attachments, {sum(s.edges.values())} edges, "
+         f"{s.dead_links} dead links, {len(s.parse_errors)} parse errors in {report.seconds:.2f} s")
+    echo(f"kept from the old store: {kept}")
+    echo(f"old store kept as: {aside}")
 
 
 @click.command("stats")

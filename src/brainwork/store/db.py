@@ -25,7 +25,7 @@ from typing import Any, Iterator
 import kuzu
 
 from brainwork.errors import StoreBusy, UserError
-from brainwork.store import schema
+from brainwork.store import integrity, schema
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STRING_LIT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
@@ -100,13 +100,20 @@ class Store:
     Args:
         path: the store folder; the database file is ``path / "graph.kuzu"``.
         read_only: open without taking the write lock's side effects.
+        verify: when the database file changed since its last clean close,
+            have a child process read it in full first
+            (:func:`brainwork.store.integrity.check_before_open`); False only
+            for that child itself and for ``doctor``/``index --rebuild``,
+            which probe on their own.
 
     Raises:
         StoreBusy: another process has the database open.
+        StoreDamaged: the store cannot be read (a UserError: one line
+            naming ``brainwork doctor``).
         UserError: the folder cannot be created.
     """
 
-    def __init__(self, path: Path, read_only: bool = False):
+    def __init__(self, path: Path, read_only: bool = False, verify: bool = True):
         self.folder = Path(path)
         self.read_only = read_only
         _refuse_read_only_parent(self.folder)
@@ -115,6 +122,8 @@ class Store:
         except OSError as exc:
             raise UserError(f"cannot create store folder {self.folder}: {exc.strerror}") from None
         self.db_path = self.folder / "graph.kuzu"
+        if verify:
+            integrity.check_before_open(self.db_path)
         try:
             self._db = kuzu.Database(str(self.db_path), read_only=read_only, buffer_pool_size=_buffer_pool_bytes())
         except RuntimeError as exc:
@@ -127,6 +136,8 @@ class Store:
                 raise StoreBusy(
                     f"the store {self.db_path} is in use by another brainwork process; close it and try again"
                 ) from None
+            if self.db_path.exists() and integrity.looks_damaged(msg):
+                raise integrity.StoreDamaged(self.db_path, msg) from None
             raise UserError(f"cannot open store {self.db_path}: {msg}") from None
         self._local = threading.local()
         self._write_lock = threading.RLock()
@@ -147,6 +158,7 @@ class Store:
         if not self._closed:
             self._closed = True
             self._db.close()
+            integrity.write_seal(self.db_path)
 
     def __enter__(self) -> "Store":
         return self

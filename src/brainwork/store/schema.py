@@ -162,3 +162,38 @@ HISTORY_DDL.append(
     "CREATE NODE TABLE IF NOT EXISTS ReviewProposal(id INT64, kind STRING, key STRING, summary STRING, "
     "payload STRING, state STRING, created STRING, decided STRING, operation INT64, PRIMARY KEY (id))"
 )
+
+
+# -- what a rebuild keeps (brainwork.index.rebuild) ------------------------------
+def _columns_of(stmt: str) -> tuple[str, list[tuple[str, str]]]:
+    """``(table, [(column, type), ...])`` of one ``CREATE NODE TABLE``
+    statement above (``PRIMARY KEY`` left out)."""
+    import re
+
+    m = re.match(r"CREATE NODE TABLE IF NOT EXISTS (\w+)\((.*)\)$", stmt, re.S)
+    if m is None:
+        raise ValueError(f"not a node table statement: {stmt[:60]}")
+    body = re.sub(r",\s*PRIMARY KEY \(\w+\)", "", m.group(2))
+    cols = []
+    for part in re.split(r",\s*(?![^\[]*\])", body):
+        name, _, typ = part.strip().partition(" ")
+        cols.append((name, typ.strip()))
+    return m.group(1), cols
+
+
+#: Every table a rebuild carries over from the old store to the new one:
+#: the history tables, both names of the embeddings table and ``Meta``
+#: (whose ``schema_version`` and ``vector_table`` the new store sets itself).
+KEPT_TABLES: dict[str, list[tuple[str, str]]] = dict(
+    _columns_of(s) for s in [*HISTORY_DDL, vector_table_ddl("PageVecB"),
+                             "CREATE NODE TABLE IF NOT EXISTS Meta(key STRING, value STRING, PRIMARY KEY (key))"]
+)
+#: Meta keys the new store sets itself rather than taking from the old one.
+META_NOT_KEPT: frozenset[str] = frozenset({"schema_version", "vector_table"})
+
+
+def history_columns(table: str) -> list[str]:
+    """The columns a rebuild exports from ``table`` and loads into the new
+    store: all but ``SERIAL`` ones (the new store numbers those again; no
+    other table refers to them)."""
+    return [name for name, typ in KEPT_TABLES[table] if typ != "SERIAL"]

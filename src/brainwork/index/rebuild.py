@@ -1,0 +1,179 @@
+"""``brainwork index --rebuild``: a new store from the vault that keeps the
+old store's history.
+
+The store holds two kinds of tables: those derived from the vault (pages,
+edges, dead-link targets, parse errors), which a full index recreates, and
+those only the store holds (:data:`brainwork.store.schema.KEPT_TABLES`: the
+undo log, dismissals, rejected clusters, consolidation passes, the review
+queue, recall hits, the embeddings cache and the ``Meta`` values that go
+with them). A rebuild
+
+1. exports the kept tables in a child process, table by table
+   (:func:`brainwork.store.integrity.export_history`): a damaged store may
+   crash whoever reads it, and one unreadable table loses only itself;
+2. moves the old database files aside (``graph.kuzu`` ->
+   ``graph.kuzu.before-rebuild-<UTC time>``, its ``.wal`` alike): nothing is
+   deleted;
+3. opens a new store, loads the exported tables into it and indexes the
+   vault in full.
+
+A store that cannot be opened at all loses its history; the rebuild still
+succeeds and says so in one line (:attr:`RebuildReport.lost`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from brainwork.config import Config
+from brainwork.errors import StoreBusy, UserError
+from brainwork.index.sync import Progress, SyncReport, sync
+from brainwork.store import Store, schema
+from brainwork.store.integrity import export_history, held_elsewhere, seal_path
+
+DB_NAME = "graph.kuzu"
+ASIDE_INFIX = ".before-rebuild-"
+EXPORT_PREFIX = "rebuild-export-"
+
+
+@dataclass
+class RebuildReport:
+    """What a rebuild kept and where the old store went.
+
+    ``kept`` rows per table carried over (tables with rows only); ``lost``
+    table -> why it could not be read; ``moved_aside`` the old database
+    files' new paths; ``sync`` the full index of the new store."""
+
+    kept: dict[str, int] = field(default_factory=dict)
+    lost: dict[str, str] = field(default_factory=dict)
+    moved_aside: list[Path] = field(default_factory=list)
+    sync: SyncReport | None = None
+    seconds: float = 0.0
+
+    def lost_line(self) -> str | None:
+        """One line naming the history that could not be kept, or None."""
+        if not self.lost:
+            return None
+        reasons = sorted(set(self.lost.values()))
+        if set(self.lost) >= set(schema.KEPT_TABLES) and len(reasons) == 1:
+            return f"history lost: the old store could not be read at all ({reasons[0]})"
+        return (f"history lost (unreadable in the old store): {', '.join(sorted(self.lost))}"
+                f" — {'; '.join(reasons)}")
+
+    def to_json(self) -> dict:
+        return {
+            "kept": self.kept, "lost": self.lost, "moved_aside": [str(p) for p in self.moved_aside],
+            "index": self.sync.to_json() if self.sync else None, "seconds": round(self.seconds, 3),
+        }
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def move_aside(folder: Path, stamp: str) -> list[Path]:
+    """Rename the database file and its companions (``.wal``, ``.shadow``
+    ...) to ``graph.kuzu.before-rebuild-STAMP[.suffix]``; drop the seal."""
+    moved = []
+    db = folder / DB_NAME
+    try:
+        seal_path(db).unlink()
+    except FileNotFoundError:
+        pass
+    for path in sorted(folder.glob(DB_NAME + "*")):
+        rest = path.name[len(DB_NAME):]
+        if ASIDE_INFIX in rest or not (rest == "" or rest.startswith(".")):
+            continue  # an older aside copy, or another file
+        target = folder / f"{DB_NAME}{ASIDE_INFIX}{stamp}{rest}"
+        path.rename(target)
+        moved.append(target)
+    return moved
+
+
+def _load(store: Store, table: str, path: Path, old_vector_table: str) -> int:
+    """Load one exported table into the new store; rows loaded."""
+    import pyarrow as pa
+
+    with pa.memory_map(str(path)) as source:
+        data = pa.ipc.open_file(source).read_all()
+    if data.num_rows == 0:
+        return 0
+    if table == "Meta":
+        n = 0
+        with store.write():
+            for key, value in zip(data.column("key").to_pylist(), data.column("value").to_pylist()):
+                if key in schema.META_NOT_KEPT or key is None:
+                    continue
+                store.set_meta(key, value)
+                n += 1
+        return n
+    if table in schema.VECTOR_TABLES:
+        if table != old_vector_table:
+            return 0  # the old store's spare table (left over from a switch)
+        from brainwork.store.vectors import VEC_SCHEMA
+
+        data = data.cast(VEC_SCHEMA)
+        table = schema.VECTOR_TABLES[0]  # the new store's live table
+    with store.write():
+        store.copy(table, data)
+    return data.num_rows
+
+
+def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
+    """Recreate ``config.store`` from the vault, keeping its history (see
+    the module doc).
+
+    Raises:
+        StoreBusy: another process holds the store.
+        UserError: the new store could not take the exported history (the
+            old store is kept aside and the export folder is named).
+    """
+    t0 = time.perf_counter()
+    folder = config.store
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / DB_NAME
+    report = RebuildReport()
+    if held_elsewhere(db):
+        raise StoreBusy(f"the store {db} is in use by another brainwork process; close it and try again")
+    stamp = _stamp()
+    export = folder / f"{EXPORT_PREFIX}{stamp}"
+    tables = list(schema.KEPT_TABLES)
+    exported = None
+    if db.exists() and db.stat().st_size > 0:
+        if progress:
+            progress(0, 0, "saving the store's history")
+        exported = export_history(folder, export, tables)
+        report.lost = dict(exported.lost)
+    report.moved_aside = move_aside(folder, stamp)
+    with Store(folder, verify=False) as store:
+        if exported is not None:
+            old_vec = schema.VECTOR_TABLES[0]
+            meta = export / "Meta.arrow"
+            if meta.exists():
+                import pyarrow as pa
+
+                with pa.memory_map(str(meta)) as source:
+                    m = pa.ipc.open_file(source).read_all().to_pydict()
+                old_vec = dict(zip(m["key"], m["value"])).get("vector_table") or old_vec
+            for table in tables:
+                path = export / f"{table}.arrow"
+                if table not in exported.rows or not path.exists():
+                    continue
+                try:
+                    n = _load(store, table, path, old_vec)
+                except Exception as exc:  # noqa: BLE001 - named with the kept files below
+                    raise UserError(
+                        f"the new store could not take the old {table} rows ({' '.join(str(exc).split())}); "
+                        f"the old store is kept as {report.moved_aside[0] if report.moved_aside else db} "
+                        f"and its history in {export}"
+                    ) from None
+                if n:
+                    report.kept[table if table not in schema.VECTOR_TABLES else schema.VECTOR_TABLES[0]] = n
+        report.sync = sync(config, store, progress, force=True)
+    shutil.rmtree(export, ignore_errors=True)
+    report.seconds = time.perf_counter() - t0
+    return report

@@ -1,0 +1,118 @@
+"""The child process of :mod:`brainwork.store.integrity`.
+
+``python -m brainwork.store.probe STORE`` opens the store and reads every
+table in full; it prints one JSON line ``{"ok": true, "rows": {...}}``, or
+``{"ok": false, "busy": true}`` when another process holds the store. A
+damaged store makes it fail or crash, which is the point: the parent is safe.
+
+``python -m brainwork.store.probe --export OUT STORE TABLE...`` writes each
+table to ``OUT/TABLE.arrow`` (Arrow IPC, written to a temp name and renamed),
+printing ``{"start": T}`` before and ``{"done": T, "rows": n}`` after each
+(``{"lost": T, "reason": ...}`` for a table Kùzu reports unreadable), so the
+parent knows which table a crash hit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def _say(**msg) -> None:
+    print(json.dumps(msg), flush=True)
+
+
+def _reason(exc: Exception) -> str:
+    return " ".join(str(getattr(exc, "reason", None) or exc).split())
+
+
+def _open(folder: Path):
+    from brainwork.errors import StoreBusy
+    from brainwork.store.db import Store
+
+    # Read-only unless a WAL waits to be replayed (a crash): then it is
+    # opened as any command would open it, which replays and checkpoints it.
+    read_only = not (folder / "graph.kuzu.wal").exists()
+    try:
+        return Store(folder, read_only=read_only, verify=False)
+    except StoreBusy:
+        return "busy"
+
+
+def read_all(store) -> dict[str, int]:
+    """Read every node and relationship table of ``store`` in full (every
+    column, as Arrow); rows per table. Raises what Kùzu raises."""
+    rows: dict[str, int] = {}
+    for name, kind in store.execute("CALL show_tables() RETURN name, type"):
+        if kind == "NODE":
+            table = store.arrow(f"MATCH (n:{name}) RETURN n")
+        elif kind == "REL":
+            table = store.arrow(f"MATCH ()-[r:{name}]->() RETURN r")
+        else:
+            continue
+        # Kùzu hands garbage bytes out as they are: full validation finds
+        # text that is not UTF-8 and offsets that point nowhere.
+        table.validate(full=True)
+        rows[name] = table.num_rows
+    return rows
+
+
+def export_table(store, table: str, out: Path) -> int:
+    """Write one node table's rows to ``out / f"{table}.arrow"``; its row count."""
+    import pyarrow as pa
+
+    from brainwork.store import schema
+
+    cols = [c for c in schema.history_columns(table)]
+    data = store.arrow(f"MATCH (n:{table}) RETURN " + ", ".join(f"n.{c} AS {c}" for c in cols))
+    target = out / f"{table}.arrow"
+    tmp = out / f".{table}.arrow.tmp"
+    with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, data.schema) as writer:
+        writer.write_table(data)
+    tmp.replace(target)
+    return data.num_rows
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--export":
+        out, folder, tables = Path(argv[1]), Path(argv[2]), argv[3:]
+        try:
+            store = _open(folder)
+        except Exception as exc:  # the store cannot be opened: every table is lost
+            _say(unopenable=_reason(exc))
+            return 0
+        if store == "busy":
+            _say(unopenable="another process holds the store")
+            return 0
+        present = {name for (name,) in store.execute("CALL show_tables() RETURN name")}
+        for table in tables:
+            _say(start=table)
+            if table not in present:
+                _say(done=table, rows=0)
+                continue
+            try:
+                n = export_table(store, table, out)
+            except Exception as exc:
+                _say(lost=table, reason=_reason(exc))
+                continue
+            _say(done=table, rows=n)
+        store.close()
+        return 0
+    folder = Path(argv[0])
+    try:
+        store = _open(folder)
+        if store == "busy":
+            _say(ok=False, busy=True)
+            return 0
+        rows = read_all(store)
+        store.close()
+    except Exception as exc:
+        _say(ok=False, reason=_reason(exc))
+        return 0
+    _say(ok=True, rows=rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
