@@ -292,3 +292,91 @@ def test_commit_files_is_idempotent(make_vault):
     config = load_config(vault)
     assert gitcommit.commit_files(config, "brainwork: nothing new", {"c.md": PAGES["c.md"].encode()}) is None
     assert commit_of(vault).message == b"the vault"
+
+
+def _wait_for(predicate, seconds: float):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(0.2)
+
+
+def test_a_pull_is_followed_by_sync_and_a_conflict_is_a_parse_error(make_vault, tmp_path):
+    """Two machines share one memory: B captures (committed there), A pulls
+    while ``brainwork serve`` owns A's store; A's watcher syncs the pulled
+    pages. A page left with git's conflict markers is a parse error naming
+    the file and line, with nothing of either side lost."""
+    import signal
+    import time
+
+    from brainwork.cli import served
+    from brainwork.service import owner
+
+    a = git_vault(make_vault)
+    b = tmp_path / "machine-b"
+    porcelain.clone(str(a), str(b), errstream=open(os.devnull, "wb"))
+    _identity(b, b"Bo Other", b"bo@example.org")
+    result = capture(load_config(b), None, "task", {"request": "Captured on the other machine"})
+    (b / "c.md").write_text("# C\n\nEdited on the other machine.\n", encoding="utf-8")
+    porcelain.add(str(b), [str(b / "c.md")])
+    porcelain.commit(str(b), message=b"edit c", author=b"Bo Other <bo@example.org>", committer=b"Bo Other <bo@example.org>")
+
+    config = load_config(a)
+    log = open(tmp_path / "serve.log", "w", encoding="utf-8")
+    proc = subprocess.Popen([*BRAINWORK, "--vault", str(a), "serve"], stdout=subprocess.DEVNULL, stderr=log,
+                            start_new_session=True)
+    try:
+        assert _wait_for(lambda: owner.status(config) is not None or proc.poll() is not None, 120)
+        assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+        page = result.path[: -len(".md")]
+        assert served.call(config, ["show", page]).exit_code != 0  # not on this machine yet
+
+        porcelain.pull(str(a), str(b), outstream=open(os.devnull, "wb"), errstream=open(os.devnull, "wb"))
+        assert (a / result.path).is_file()
+        shown = _wait_for(lambda: (r := served.call(config, ["show", page])).exit_code == 0 and r, 30)
+        assert shown, "the pulled page was not synced"
+        assert "Captured on the other machine" in shown.stdout
+        st = owner.status(config)
+        assert st is not None and st.pid == proc.pid  # the owner synced it; nobody ran index
+
+        # what `git pull` leaves when both machines changed the same lines
+        conflicted = ("# C\n\n<<<<<<< HEAD\nEdited on this machine. [[b]]\n=======\n"
+                      "Edited on the other machine. [[Old Note]]\n>>>>>>> 1a2b3c4\n")
+        (a / "c.md").write_text(conflicted, encoding="utf-8")
+
+        def reported():
+            r = served.call(config, ["check", "--code", "parse-error"])
+            return "git merge conflict markers" in r.stdout and r.stdout
+
+        out = _wait_for(reported, 30)
+        assert out, "no parse error for the conflict"
+        assert out.splitlines() == [
+            "c.md:3: parse-error git merge conflict markers (<<<<<<< to >>>>>>> at line 7): keep what both sides "
+            "wrote and delete the three marker lines"]
+        shown = served.call(config, ["show", "c"]).stdout
+        assert "b" in shown and "Old Note" in shown, shown  # both sides' links still count
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+        log.close()
+
+
+def test_conflict_markers_are_a_parse_error_and_nothing_is_dropped():
+    from brainwork.vault.parse import parse_text
+
+    text = ("---\ntitle: Chain\n---\n# Chain\n\n<<<<<<< HEAD\nOurs, see [[Alpha]].\n=======\n"
+            "Theirs, see [[Beta]].\n>>>>>>> 0a1b2c3 (their change)\nAfter.\n")
+    page = parse_text("notes/chain.md", text.encode())
+    assert [(e.path, e.line) for e in page.errors] == [("notes/chain.md", 6)]
+    assert "at line 10" in page.errors[0].message
+    assert page.title == "Chain" and {link.target for link in page.links} == {"Alpha", "Beta"}
+    # a lone marker-like line (in a code block explaining git) is no conflict
+    assert parse_text("n.md", b"# N\n\n```\n<<<<<<< HEAD\n```\n").errors == []

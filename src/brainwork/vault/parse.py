@@ -22,6 +22,10 @@ from brainwork.vault.resolve import page_id  # noqa: F401  (re-exported: the id 
 BOM = "\ufeff"
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _TITLE_KEY = re.compile(r"^['\"]?title['\"]?[ \t]*:", re.MULTILINE)
+#: A git merge conflict left in a file (``<<<<<<< ours``, ``=======``,
+#: ``>>>>>>> theirs``, each at a line start, in that order): both sides'
+#: text is still there, so the page parses as written and says so.
+_CONFLICT = re.compile(r"^<{7}(?:[ \t][^\n]*)?\r?$.*?^={7}\r?$.*?^>{7}(?:[ \t][^\n]*)?\r?$", re.MULTILINE | re.DOTALL)
 
 
 def _as_list(value) -> list[str]:
@@ -96,6 +100,12 @@ def parse_text(
         return page
     if text.startswith(BOM):
         text = text[1:]
+    conflict = _CONFLICT.search(text) if "<<<<<<<" in text else None
+    if conflict:
+        end = text.count("\n", 0, conflict.end()) + 1
+        page.errors.append(ParseError(rel_path, text.count("\n", 0, conflict.start()) + 1,
+                                      f"git merge conflict markers (<<<<<<< to >>>>>>> at line {end}): keep what "
+                                      "both sides wrote and delete the three marker lines"))
     split = split_frontmatter(text)
     links = []
     if split.yaml_text is not None:
