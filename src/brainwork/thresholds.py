@@ -206,12 +206,10 @@ class Thresholds:
     - ``recall_lesson_weight``: weight of the best cosine between a task's
       corrections and those of the two best-scoring tasks (same lesson,
       other surface). On the benchmark 0.2-0.4 add about 0.03 recall@3.
-    - ``recall_relative_cutoff``: (the replay's recomputed recall,
-      brainwork.learn.recall.keep_best; recall itself no longer cuts
-      relative to the best task) a prior task joins only if
-      its score is at least this fraction of the best task's score, so a
-      strong match does not drag in loosely related work (0..1; on
-      sample_vault/ 0.75 keeps a task class and drops neighbours, issue 4 §6).
+    - ``recall_relative_cutoff``: not used any more (the replay once cut
+      its recomputed recall at this fraction of the best task's score; it
+      now ranks with recall's own ranking, which has no such cut). Kept so
+      that a ``brainwork.toml`` naming it still loads.
     """
 
     max_file_bytes: int = MAX_FILE_BYTES

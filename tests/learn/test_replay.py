@@ -310,7 +310,8 @@ def test_sample_vault_one_rule_with_fewer_repeats_after_and_one_without(embedded
     assert not any("renew-cert" in t or "blog" in t for t in backup_class)
     # candidates: figures so far, no verdict
     assert rep.lesson("rules/cite-sources-in-posts").verdict == NOT_ACTIVE
-    assert len(rep.repeats) == 17 and rep.in_room == 13
+    # 3 by doctrine, 11 by recall as recall ranks (situation and lesson terms included)
+    assert len(rep.repeats) == 17 and rep.in_room == 14
 
 
 def test_rules_json_carries_the_replay_and_no_verdict_of_help(embedded_sample):
@@ -325,3 +326,33 @@ def test_rules_json_carries_the_replay_and_no_verdict_of_help(embedded_sample):
     assert data["pruning"] == []  # both classes had tasks in October
     later = suggestions(config, store, today="2027-06-01")
     assert {s.rules[0] for s in later if s.kind == "retire"} == {SAMPLE_CERT, SAMPLE_BACKUP}
+
+
+def test_recall_in_the_room_is_what_recall_serves(known, make_vault, embedder):
+    """For each repeat not covered by the doctrine, the replay's "in the room
+    via recall" agrees with recall's own ranking (``recall.rank_tasks``) run
+    on a vault holding only the pages dated before the repeat's task."""
+    from brainwork.learn.recall import rank_tasks, task_corrections
+    from brainwork.learn.replay import _fields, request_text
+
+    _, _, rep = known
+    files = _files()
+    checked = 0
+    for r in rep.repeats:
+        if r.via == "doctrine" or r.task is None:
+            continue
+        day = r.date
+        prior = {rel: text for rel, text in files.items()
+                 if rel.startswith(("tasks/", "corrections/")) and rel.split("/", 1)[1][:10] < day}
+        config = load_config(make_vault(prior))
+        with Store(config.store) as store:
+            sync(config, store)
+            embed_pages(config, store)
+            t = next(x for x in q.tasks(known[1]) if x["id"] == r.task)
+            fields = _fields(rstore.task_rows(known[1], [r.task])[0]["fields"])
+            kept, _ = rank_tasks(config, store, request_text(t["title"], fields), embedder)
+            served = {c for cs in task_corrections(store, [k.id for k in kept]).values() for c in cs}
+        lesson = set(rep.lesson(r.lesson).corrections)
+        assert (r.via == "recall") == bool(served & lesson), (r.correction, sorted(served))
+        checked += 1
+    assert checked >= 2

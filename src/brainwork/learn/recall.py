@@ -167,27 +167,6 @@ def _one_line(text, limit: int = FIELD_CHARS) -> str:
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
 
 
-# -- shared with the replay --------------------------------------------------------
-def task_score(similarity: float, overlap: float, thresholds, used_vectors: bool = True) -> float:
-    """A prior task's score from its page cosine ``similarity`` and title/tag
-    ``overlap`` alone (``recall_overlap_weight`` x overlap added; overlap
-    alone without vectors). :func:`rank_tasks` adds the situation and lesson
-    terms on top. Used by :mod:`brainwork.learn.replay`."""
-    return similarity + thresholds.recall_overlap_weight * overlap if used_vectors else overlap
-
-
-def keep_best(scored: list, thresholds, score=lambda x: x[0], key=lambda x: x[1]) -> list:
-    """Of ``scored`` (items with a score and an id), those at least
-    ``recall_min_similarity``, best first (ties by id), at least
-    ``recall_relative_cutoff`` x the best score, at most ``recall_tasks``.
-    Used by :mod:`brainwork.learn.replay`."""
-    out = sorted((x for x in scored if score(x) >= thresholds.recall_min_similarity), key=lambda x: (-score(x), key(x)))
-    if out:
-        floor = score(out[0]) * thresholds.recall_relative_cutoff
-        out = [x for x in out if score(x) >= floor]
-    return out[: thresholds.recall_tasks]
-
-
 # -- ranking -----------------------------------------------------------------------
 def _task_text(t: pstore.TaskRow) -> str:
     f = t.fields
@@ -205,6 +184,16 @@ def _qualifies(n: pstore.Neighbour) -> bool:
 
 
 _HOPS = {"CORRECTED_BY": "correction", "CITED": "source", "USED": "tool"}
+
+
+def task_corrections(store: Store, ids: list[str]) -> dict[str, list[str]]:
+    """``{task id: [its corrections recall serves]}`` (not dismissed, not
+    still proposed) for tasks ``ids``; every id is a key."""
+    corrections: dict[str, list[str]] = {i: [] for i in ids}
+    for n in pstore.neighbours(store, ids, {"CORRECTED_BY": "correction"}):
+        if _qualifies(n):
+            corrections[n.via].append(n.id)
+    return corrections
 
 
 def rank_tasks(
@@ -237,10 +226,7 @@ def rank_tasks(
     cands = set(task_sims) | {t for ts in owners.values() for t in ts}
     rows = pstore.tasks(store, sorted(cands))
     ids = [t.id for t in rows]
-    corrections: dict[str, list[str]] = {i: [] for i in ids}
-    for n in pstore.neighbours(store, ids, {"CORRECTED_BY": "correction"}):
-        if _qualifies(n):
-            corrections[n.via].append(n.id)
+    corrections = task_corrections(store, ids)
     all_corr = sorted({c for cs in corrections.values() for c in cs})
     vecs = vstore.vectors(store, [i for i in ids if i not in task_sims] + all_corr, model=emb.name)
     for i in ids:
@@ -250,6 +236,27 @@ def rank_tasks(
         if c not in corr_sims and c in vecs:
             corr_sims[c] = float(vecs[c] @ q)
 
+    return score_tasks(rows, corrections, task_sims, corr_sims, vecs, qwords, th), True
+
+
+def score_tasks(
+    rows: list[pstore.TaskRow],
+    corrections: dict[str, list[str]],
+    task_sims: dict[str, float],
+    corr_sims: dict[str, float],
+    vecs: dict[str, np.ndarray],
+    qwords: set[str],
+    th,
+) -> list[RecallItem]:
+    """The ranking of :func:`rank_tasks` over given candidates (module doc):
+    ``rows`` the candidate tasks, ``corrections`` their qualifying
+    corrections by task id, ``task_sims``/``corr_sims`` the description's
+    cosine to each task / correction, ``vecs`` the corrections' vectors (for
+    the lesson term), ``qwords`` the description's content words. Best
+    first, cut as recall cuts. The replay ranks the tasks dated before a
+    task with it (:mod:`brainwork.learn.replay`), so "recall would have
+    served it" means what recall serves.
+    """
     base: dict[str, tuple[float, float, float]] = {}
     for t in rows:
         situation = max((corr_sims.get(c, 0.0) for c in corrections[t.id]), default=0.0)
@@ -263,7 +270,7 @@ def rank_tasks(
         s, sit, ov = base[i]
         return max(s, sit) + th.recall_overlap_weight * ov
 
-    order = sorted(ids, key=lambda i: (-base_score(i), i))
+    order = sorted((t.id for t in rows), key=lambda i: (-base_score(i), i))
     anchors = [i for i in order if evidence(i) >= th.recall_min_similarity][:ANCHORS]
     anchor_vecs = [vecs[c] for a in anchors for c in corrections[a] if c in vecs]
     amat = np.stack(anchor_vecs) if anchor_vecs else None
@@ -280,7 +287,7 @@ def rank_tasks(
             continue
         scored.append(RecallItem("task", t.id, t.title, _task_text(t), score=round(total, 4), similarity=round(s, 4),
                                  overlap=round(ov, 4), situation=round(sit, 4), lesson=round(lesson, 4)))
-    return _cut(scored, th, floor=None), True
+    return _cut(scored, th, floor=None)
 
 
 def _overlap(qwords: set[str], t: pstore.TaskRow) -> float:

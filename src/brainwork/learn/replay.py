@@ -27,14 +27,14 @@ context when the task started**:
 - ``recall``: recall of the task's request would have served one of the
   lesson's corrections. Stored recall hits (``RecallHit``) record the query
   text and the pages served but not which task they were for, so the
-  ranking is **recomputed**: the task's title and request (one encode call
-  for all tasks) against the cached page vectors of the tasks dated before
-  it, with recall's base score and cut
-  (:func:`~brainwork.learn.recall.task_score`: cosine + overlap weight x
-  title/tag overlap; :func:`~brainwork.learn.recall.keep_best`: minimum,
-  relative cutoff, ``recall_tasks``). The situation and lesson terms
-  :func:`~brainwork.learn.recall.rank_tasks` adds on top are left out, so
-  this is the plain similarity route to a lesson; the lesson surfaced when a kept
+  ranking is **recomputed** with recall's own ranking
+  (:func:`~brainwork.learn.recall.score_tasks`, the code
+  :func:`~brainwork.learn.recall.rank_tasks` runs): the task's title and
+  request (one encode call for all tasks) against the cached page vectors
+  of the tasks dated before it and of their corrections made before it —
+  task cosine, situation, title/tag overlap and lesson terms, the same
+  candidate pool (:data:`~brainwork.learn.recall.CANDIDATES` nearest
+  tasks and corrections) and the same cut. The lesson surfaced when a kept
   task received one of the lesson's corrections (recall serves a task's
   corrections one hop out). The character budget is not applied (on a
   small vault it never cuts a task's corrections). Deterministic: same
@@ -80,11 +80,12 @@ import numpy as np
 
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
-from brainwork.learn.recall import keep_best, task_score, words
+from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, words
 from brainwork.learn.rules import Rule, list_rules
 from brainwork.learn.similarity import centroid, page_vectors
 from brainwork.store import Store
 from brainwork.store import learning as q
+from brainwork.store import prior as pstore
 from brainwork.store import recall as rstore
 
 #: Rule statuses whose evidence forms a lesson.
@@ -332,26 +333,35 @@ def replay(
     texts = [request_text(tasks[t]["title"], fields.get(t, {})) for t in order]
     rvecs = {t: v for t, v, s in zip(order, emb.encode(texts) if texts else [], texts) if s}
     pvecs = page_vectors(config, store, order, refresh=False)
-    twords = {t: words(tasks[t]["title"]) | words(" ".join(tasks[t]["tags"])) for t in order}
 
+    # Recall as the agent gets it, over what existed when each task started.
+    task_pages = {t.id: t for t in pstore.tasks(store, order)}
+    served_by = {t: [c for c in cs if c in corrs and c in place]
+                 for t, cs in task_corrections(store, order).items()}
     recall_cache: dict[str, set[str]] = {}
 
     def recalled(task: str) -> set[str]:
         """Corrections recall of ``task``'s request would have served."""
         if task in recall_cache:
             return recall_cache[task]
-        prior = [t for t in order[: rank[task]] if t in pvecs]
-        qv = rvecs.get(task)
-        qwords = words(texts[rank[task]])
         out: set[str] = set()
-        if prior:
-            sims = np.stack([pvecs[t] for t in prior]) @ qv if qv is not None else np.zeros(len(prior))
-            scored = []
-            for t, s in zip(prior, sims):
-                overlap = len(qwords & twords[t]) / len(qwords) if qwords else 0.0
-                scored.append((task_score(float(s), overlap, th, qv is not None), t))
-            for _, t in keep_best(scored, th):
-                out.update(c["id"] for c in tasks[t]["corrections"] if c["id"] in corrs)
+        qv = rvecs.get(task)
+        start = (dates[task], task)
+        prior = [t for t in order[: rank[task]] if t in task_pages]
+        if qv is not None and prior:
+            known = {t: [c for c in served_by.get(t, []) if key(c) < start] for t in prior}
+            task_sims = {t: float(pvecs[t] @ qv) for t in prior if t in pvecs}
+            corr_sims = {c: float(cvecs[c] @ qv) for cs in known.values() for c in cs if c in cvecs}
+            # recall's candidate pool: the nearest tasks, and the tasks of the nearest corrections
+            pool = set(sorted(task_sims, key=lambda t: (-task_sims[t], t))[:CANDIDATES])
+            near = set(sorted(corr_sims, key=lambda c: (-corr_sims[c], c))[:CANDIDATES])
+            pool |= {t for t, cs in known.items() if near & set(cs)}
+            rows = [task_pages[t] for t in prior if t in pool]
+            for t in rows:
+                task_sims.setdefault(t.id, 0.0)
+            kept = score_tasks(rows, {t.id: known[t.id] for t in rows}, task_sims, corr_sims, cvecs,
+                               words(texts[rank[task]]), th)
+            out = {c for item in kept for c in known[item.id]}
         recall_cache[task] = out
         return out
 
