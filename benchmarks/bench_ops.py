@@ -76,7 +76,7 @@ def _digest(vault: Path) -> str:
 def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Bench:
     from brainwork.config import load_config
     from brainwork.index.sync import sync
-    from brainwork.ops import changeset
+    from brainwork.ops import changeset, unit_of_work
     from brainwork.ops.rename import plan_rename, rename
     from brainwork.store import Store
 
@@ -86,13 +86,13 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
     shutil.rmtree(store_dir, ignore_errors=True)
     config = load_config(vault, store_dir)
     store = Store(config.store)
-    inner = changeset._sync
+    inner = unit_of_work.sync_graph
     try:
         t0 = time.perf_counter()
         sync(config, store)
         bench.add(f"index the vault ({pages:,} pages, for reference)", time.perf_counter() - t0)
         original = _digest(vault)
-        # Time the graph update inside each operation (changeset step 6).
+        # Time the graph update inside each operation (unit of work, step 6).
         spent = {"wall": 0.0, "cpu": 0.0}
 
         def timed_sync(config, store, paths):
@@ -100,7 +100,7 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
             inner(config, store, paths)
             spent["wall"], spent["cpu"] = time.perf_counter() - w, time.process_time() - c
 
-        changeset._sync = timed_sync
+        unit_of_work.sync_graph = timed_sync
         ren, ren_cpu, und, und_cpu, plans, plan_cpu, graph_t, graph_cpu = ([] for _ in range(8))
         rewritten = 0
         for _ in range(runs + 1):  # the first round warms caches and is not counted
@@ -132,7 +132,7 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
         bench.add("  of which planning (plan_rename, incl. the re-index of agent changes)", Timing.of(plans[1:], plan_cpu[1:]))
         bench.add("  of which the graph update (partial re-index of the written files)", Timing.of(graph_t[1:], graph_cpu[1:]))
     finally:
-        changeset._sync = inner
+        unit_of_work.sync_graph = inner
         store.close()
     return bench
 

@@ -357,10 +357,13 @@ def progress_bar(label: str, enabled: bool) -> Iterator[Callable[[int, int, str]
         yield lambda done, total, phase: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    # Time left from the recent rate (Rich averages the last 30 s): embedding
+    # a large vault takes minutes, and the user should know how many.
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("·"), TimeRemainingColumn(compact=True), TextColumn("left"),
         console=Console(stderr=True), transient=True,
     ) as bar:
         task = bar.add_task(label, total=None)

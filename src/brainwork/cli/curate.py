@@ -128,10 +128,10 @@ def split_cmd(config: Config, page: str, dry_run: bool, as_json: bool) -> None:
 
 
 def _step(config: Config, action: str, as_json: bool) -> None:
-    from brainwork.ops import changeset
+    from brainwork.ops.undo import redo, undo
 
     with open_store(config) as store:
-        op = (changeset.undo if action == "undo" else changeset.redo)(config, store)
+        op = (undo if action == "undo" else redo)(config, store)
     if as_json:
         echo_json(_op_json(op))
         return
@@ -161,10 +161,10 @@ def redo_cmd(config: Config, as_json: bool) -> None:
 @vault_options
 def log_cmd(config: Config, as_json: bool, limit: int | None, with_diff: bool) -> None:
     """List the undo log, newest first ('*' marks undone operations)."""
-    from brainwork.ops import changeset
+    from brainwork.ops.undo import history
 
     with open_store(config) as store:
-        ops = changeset.history(store, limit, with_changes=with_diff)
+        ops = history(store, limit, with_changes=with_diff)
     if as_json:
         rows = []
         for op in ops:

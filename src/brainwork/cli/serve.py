@@ -27,7 +27,7 @@ def _follow(config: Config, handle, stop: threading.Event, freshness):
     sync, not one per batch. Returns the watcher."""
     from brainwork.index.sync import sync
     from brainwork.index.watch import VaultWatcher
-    from brainwork.ops.changeset import recover
+    from brainwork.ops.recovery import recover
 
     dirty = threading.Event()
 
@@ -76,7 +76,7 @@ def _own(config: Config, no_model: bool, quit_: threading.Event) -> bool:
     """
     from brainwork.cli.served import run_request
     from brainwork.index.sync import sync
-    from brainwork.ops.changeset import recover
+    from brainwork.ops.recovery import recover
     from brainwork.service import owner
     from brainwork.service.freshness import Freshness
     from brainwork.service.handle import StoreHandle

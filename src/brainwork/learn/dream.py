@@ -88,7 +88,7 @@ def _now() -> str:
 def _proposal(store: Store, row: rq.ProposalRow) -> Proposal:
     state = row.state
     if state == "accepted" and row.operation:
-        from brainwork.ops.changeset import get_operation
+        from brainwork.ops.undo import get_operation
 
         op = get_operation(store, row.operation)
         if op is not None and op.state == "undone":

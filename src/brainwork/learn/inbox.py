@@ -31,7 +31,8 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.learn.consolidate import UNRESOLVED, cluster_of
 from brainwork.learn.pagefile import Edits
-from brainwork.ops import changeset
+from brainwork.ops import unit_of_work
+from brainwork.ops.operation import Operation
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.store import learning as q
@@ -147,7 +148,7 @@ def dismiss_correction(
     reason: str | None = None,
     *,
     today: str | date | None = None,
-) -> changeset.Operation:
+) -> Operation:
     """Dismiss correction ``name``: it was not a real lesson (a one-off, a
     matter of taste, a mistake of the person). Its page gets ``status:
     dismissed``, ``dismissed: DATE`` and, with ``reason``,
@@ -176,7 +177,7 @@ def dismiss_correction(
 
     edits = Edits(config)
     edits.edit(corr["path"], edit)
-    return changeset.apply(
+    return unit_of_work.apply(
         config, store, "dismiss-correction", f"dismiss {cid}" + (f": {why}" if why else ""), edits.changes(),
         details={"correction": cid, "reason": why},
     )
@@ -189,7 +190,7 @@ def confirm_correction(
     wrong: str,
     correct: str,
     why: str,
-) -> changeset.Operation:
+) -> Operation:
     """Confirm proposed correction ``name`` as a lesson: the person states
     what was wrong, the correct behaviour and why it matters (the proposal
     quoted their words; the body keeps the quote). Its page gets those three
@@ -226,7 +227,7 @@ def confirm_correction(
 
     edits = Edits(config)
     edits.edit(corr["path"], edit)
-    return changeset.apply(
+    return unit_of_work.apply(
         config, store, "confirm-correction", f"confirm {cid}", edits.changes(),
         details={"correction": cid},
     )

@@ -2,8 +2,8 @@
 
 Each edit reads a page's current bytes, applies span edits from
 :mod:`brainwork.vault.edit` (never re-dumping YAML) and returns a
-:class:`brainwork.ops.changeset.FileChange`; the caller hands the changes to
-:func:`brainwork.ops.changeset.apply` so the whole operation is journalled
+:class:`brainwork.ops.journal.FileChange`; the caller hands the changes to
+:func:`brainwork.ops.unit_of_work.apply` so the whole operation is journalled
 and undoable.
 """
 
@@ -14,7 +14,8 @@ from typing import Callable
 
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.ops.changeset import FileChange, read_current
+from brainwork.ops.files import read_current
+from brainwork.ops.journal import FileChange
 from brainwork.vault.edit import EditError
 
 _WIKILINK = re.compile(r"^\s*!?\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]\s*$")

@@ -11,7 +11,7 @@ which are events:
   thing type); when the nearest reaches ``thresholds.remember_similarity``
   it is appended under the page's ``## Notes`` heading (added at the end
   when missing) as ``- YYYY-MM-DD: insight`` — one undoable operation
-  through :func:`brainwork.ops.changeset.apply` (``brainwork undo``);
+  through :func:`brainwork.ops.unit_of_work.apply` (``brainwork undo``);
 - otherwise it proposes a new page: a thing title derived from the insight
   (its subject phrase; dates and ticket numbers removed,
   :func:`brainwork.analysis.titles.thing_title`), type ``topic``, the
@@ -207,7 +207,7 @@ def remember(
         UserError: an empty insight; ``page`` names no page (PageNotFound)
             or an attachment; a file changed meanwhile.
     """
-    from brainwork.ops import changeset
+    from brainwork.ops import unit_of_work
     from brainwork.learn.pagefile import Edits
     from brainwork.store import graph
 
@@ -233,7 +233,7 @@ def remember(
         row = graph.get_page(store, target)
         edits = Edits(config)
         edits.edit(row.path, lambda t: append_note(t, line))
-        op = changeset.apply(config, store, "remember", f"note on {target}: {insight[:60]}", edits.changes(),
+        op = unit_of_work.apply(config, store, "remember", f"note on {target}: {insight[:60]}", edits.changes(),
                              details={"page": target, "note": line})
         return Remembered("attached", insight, line, page=target, title=row.title, path=row.path, type=row.type,
                           similarity=sim, threshold=th, nearest=nearest[:3], operation=op.id)
@@ -252,7 +252,7 @@ def remember(
     text = new_page_text(title, PROPOSED_TYPE, day, line)
     edits = Edits(config)
     edits.create(rel, text)
-    op = changeset.apply(config, store, "remember", f"create {rel} for a note: {insight[:60]}", edits.changes(),
+    op = unit_of_work.apply(config, store, "remember", f"create {rel} for a note: {insight[:60]}", edits.changes(),
                          details={"page": rel[:-3], "note": line})
     result.action = "created"
     result.page = rel[:-3]

@@ -1,14 +1,20 @@
-"""The change-set record shared by the journal, the undo log and capture.
+"""The journal: an operation's file changes, durable before any vault file
+changes, so that a crash mid-operation can be rolled forward or back.
 
+Holds the change-set format (:func:`pack`), the journal entry
+(:class:`JournalEntry`), the store's journal file (``STORE/journal.bin``)
+and the records of pages created without the store (``STORE/created/``).
 Kept free of the store (no ``kuzu`` import) so that a capture, which writes
 one page and a record of it without opening the store, stays cheap to start.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -34,6 +40,59 @@ class FileChange:
 
     def reverse(self) -> "FileChange":
         return FileChange(self.path, self.after, self.before)
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """What the journal (or a created-page record) says about its changes.
+
+    ``token`` a uuid telling whether the undo log already holds it;
+    ``action`` ``"apply"``, ``"undo"`` or ``"redo"``; ``op_id`` the recorded
+    operation an undo or redo steps (None for apply); ``created`` ISO 8601
+    UTC (seconds); ``created_ns`` orders created-page records (0 in the
+    store's journal). The other fields become the undo-log row.
+    """
+
+    token: str
+    action: str
+    kind: str
+    summary: str
+    created: str
+    reversible: bool
+    store_actions: list[dict]
+    details: dict
+    op_id: int | None
+    created_ns: int = 0
+
+    @classmethod
+    def new(cls, action: str, kind: str, summary: str, *, reversible: bool = True,
+            store_actions: list[dict] | None = None, details: dict | None = None,
+            op_id: int | None = None, created_ns: int = 0) -> "JournalEntry":
+        """An entry with a fresh token, created now."""
+        return cls(
+            token=uuid.uuid4().hex, action=action, kind=kind, summary=summary,
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"), reversible=bool(reversible),
+            store_actions=list(store_actions or []), details=dict(details or {}), op_id=op_id,
+            created_ns=created_ns,
+        )
+
+    def to_meta(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_meta(cls, meta: dict) -> "JournalEntry":
+        """Inverse of :meth:`to_meta`.
+
+        Raises:
+            KeyError: a field without a default is missing (names them).
+        """
+        required = {f.name for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING
+                    and f.default_factory is dataclasses.MISSING}
+        lacking = required - set(meta)
+        if lacking:
+            raise KeyError(", ".join(sorted(lacking)))
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in meta.items() if k in names})
 
 
 _MAGIC = b"BWC1"
@@ -79,10 +138,63 @@ def unpack(data: bytes) -> tuple[dict, list[FileChange]]:
     return meta, changes
 
 
+# -- the store's journal file ----------------------------------------------------
+#: The journal's file name in the store folder; it exists only while an
+#: operation is under way or was interrupted.
+JOURNAL = "journal.bin"
+
+#: One operation at a time per process: the store has one journal file.
+LOCK = threading.RLock()
+
+
+def journal_path(config: Config) -> Path:
+    return config.store / JOURNAL
+
+
+def pending_journal(config: Config) -> bool:
+    """True when an interrupted operation waits for recovery."""
+    return journal_path(config).exists()
+
+
+def write_journal(config: Config, entry: JournalEntry, changes: list[FileChange]) -> None:
+    """Write the journal durably (temp file, fsync, rename, fsync folder)."""
+    config.store.mkdir(parents=True, exist_ok=True)
+    path = journal_path(config)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(pack(entry.to_meta(), changes))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    fsync_dir(config.store)
+
+
+def read_journal(config: Config) -> tuple[JournalEntry, list[FileChange]] | None:
+    """The pending journal, None when there is none.
+
+    Raises:
+        ValueError, KeyError, UnicodeDecodeError: the journal is unreadable.
+    """
+    try:
+        data = journal_path(config).read_bytes()
+    except FileNotFoundError:
+        return None
+    meta, changes = unpack(data)
+    return JournalEntry.from_meta(meta), changes
+
+
+def clear_journal(config: Config) -> None:
+    try:
+        os.unlink(journal_path(config))
+    except FileNotFoundError:
+        return
+    fsync_dir(config.store)
+
+
 # -- pages created without the store ---------------------------------------------
 #: Folder of the store holding one record per page created without the store
 #: (a capture): the undo log learns of it when the store's holder next
-#: recovers (:func:`brainwork.ops.changeset.adopt_created`).
+#: recovers (:func:`brainwork.ops.recovery.adopt_created`).
 CREATED_DIR = "created"
 #: Prefix of a capture's hidden temp file (``.bw-*.tmp`` like every atomic
 #: write, told apart so that recovery leaves a running capture's alone).
@@ -168,14 +280,9 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
                 except OSError:
                     pass
                 continue
-        token = uuid.uuid4().hex
-        meta = {
-            "token": token, "action": "apply", "kind": kind, "summary": summary,
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "reversible": True,
-            "store_actions": [], "details": details, "op_id": None, "created_ns": time.time_ns(),
-        }
+        entry = JournalEntry.new("apply", kind, summary, details=details, created_ns=time.time_ns())
         try:
-            record = _write_record(records, f"{token}.bin", pack(meta, [FileChange(rel, None, data)]))
+            record = _write_record(records, f"{entry.token}.bin", pack(entry.to_meta(), [FileChange(rel, None, data)]))
             parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=CAPTURE_TEMP_PREFIX, suffix=".tmp", dir=parent)
         except OSError as exc:
@@ -207,7 +314,7 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
     without the store, the way :func:`create_new_file` creates one: a record
     of the change (``before`` and ``after`` bytes) goes into
     ``STORE/created/`` first, so the store's holder records it in the undo
-    log (:func:`brainwork.ops.changeset.adopt_created`: ``brainwork undo``
+    log (:func:`brainwork.ops.recovery.adopt_created`: ``brainwork undo``
     puts ``before`` back); the new bytes go to a hidden temp file beside the
     target, fsynced, and are renamed over it only if the file still holds
     ``before`` at that moment. A reader sees the old file or the new one.
@@ -236,15 +343,11 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
         return holds_before()
     if not holds_before():
         return False
-    token = uuid.uuid4().hex
-    meta = {
-        "token": token, "action": "apply", "kind": kind, "summary": summary,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "reversible": True,
-        "store_actions": [], "details": details, "op_id": None, "created_ns": time.time_ns(),
-    }
+    entry = JournalEntry.new("apply", kind, summary, details=details, created_ns=time.time_ns())
     try:
-        record = _write_record(config.store / CREATED_DIR, f"{token}.bin", pack(meta, [FileChange(rel, before, after)]))
-        fd, tmp = tempfile.mkstemp(prefix=".bw-capture-", suffix=".tmp", dir=full.parent)  # a capture's prefix: recovery leaves it alone
+        record = _write_record(config.store / CREATED_DIR, f"{entry.token}.bin",
+                               pack(entry.to_meta(), [FileChange(rel, before, after)]))
+        fd, tmp = tempfile.mkstemp(prefix=CAPTURE_TEMP_PREFIX, suffix=".tmp", dir=full.parent)
     except OSError as exc:
         raise UserError(f"cannot write {rel}: {exc.strerror}") from None
     try:

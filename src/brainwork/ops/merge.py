@@ -15,7 +15,7 @@ What a merge does (issue 3 §2):
 - SOURCE's title and aliases become aliases of TARGET;
 - SOURCE's file is removed.
 
-A merge is applied through :func:`brainwork.ops.changeset.apply` (journaled,
+A merge is applied through :func:`brainwork.ops.unit_of_work.apply` (journaled,
 atomic, never outside the vault, graph updated) but is **not** recorded in
 the undo log: it cannot be undone. :func:`plan_merge` shows exactly what
 will change first (pages touched, links rewritten, conflicts, a
@@ -32,8 +32,9 @@ from typing import Any
 
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.ops import changeset
-from brainwork.ops.changeset import FileChange, Operation
+from brainwork.ops import unit_of_work
+from brainwork.ops.journal import FileChange
+from brainwork.ops.operation import Operation
 from brainwork.ops.relink import ENCODING_ERRORS, LinkEdit, LinkNote, RelinkPlan, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
 from brainwork.store import graph
@@ -75,7 +76,7 @@ class MergePlan:
 
     Ids and paths of both pages; ``source_text``/``target_text`` the pages
     as they are (decoded, BOM removed) and ``merged_text`` TARGET afterwards;
-    ``changes`` for :func:`changeset.apply`; ``edits`` every redirected link
+    ``changes`` for :func:`~brainwork.ops.unit_of_work.apply`; ``edits`` every redirected link
     (in all files, SOURCE's and TARGET's included); ``conflicts`` the scalar
     fields that differ; ``fields_added`` keys copied from SOURCE;
     ``items_added`` key -> list items unioned into TARGET; ``aliases_added``.
@@ -351,12 +352,12 @@ def plan_merge(
 def merge(config: Config, store: Store, plan: MergePlan) -> MergeResult:
     """Apply a plan from :func:`plan_merge` (irreversible; not in the undo
     log). The plan must still be current: if any file changed since it was
-    made, :func:`changeset.apply` refuses and nothing is written.
+    made, :func:`~brainwork.ops.unit_of_work.apply` refuses and nothing is written.
 
     Raises:
         UserError: a file changed since planning (plan again).
     """
-    op = changeset.apply(
+    op = unit_of_work.apply(
         config, store, "merge", plan.summary(), plan.changes, reversible=False,
         details={"source": plan.source, "target": plan.target, "links_rewritten": plan.links_rewritten,
                  "conflicts": [c.to_json() for c in plan.conflicts]},

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.ops import changeset
-from brainwork.ops.changeset import FileChange, Operation
+from brainwork.ops import unit_of_work
+from brainwork.ops.journal import FileChange
+from brainwork.ops.operation import Operation
 from brainwork.ops.relink import ENCODING_ERRORS, BAD_TARGET_CHARS, LinkEdit, LinkNote, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
 from brainwork.store import graph
@@ -46,7 +47,7 @@ class RenamePlan:
     """What a rename will do, before it does it.
 
     ``page``/``new_id`` page ids; ``old_path``/``new_path`` vault-relative
-    files; ``changes`` the file changes for :func:`changeset.apply`;
+    files; ``changes`` the file changes for :func:`~brainwork.ops.unit_of_work.apply`;
     ``edits`` every rewritten link; ``revived`` dead links the new name will
     bring to life.
     """
@@ -251,10 +252,10 @@ def rename(
     """Plan and apply a rename (undoable: one entry in the undo log).
 
     Returns a :class:`RenameResult`. Raises as :func:`plan_rename` and
-    :func:`brainwork.ops.changeset.apply`.
+    :func:`brainwork.ops.unit_of_work.apply`.
     """
     plan = plan_rename(config, store, page, new_title, new_path, keep_alias=keep_alias, add_title=add_title)
-    op = changeset.apply(
+    op = unit_of_work.apply(
         config, store, "rename", plan.summary(), plan.changes,
         details={
             "page": plan.page, "new_id": plan.new_id, "old_title": plan.old_title, "new_title": plan.new_title,

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.ops import changeset
-from brainwork.ops.changeset import FileChange, Operation
+from brainwork.ops import unit_of_work
+from brainwork.ops.journal import FileChange
+from brainwork.ops.operation import Operation
 from brainwork.ops.relink import VaultLinks, plan_relink, watch_for
 from brainwork.ops.rename import file_name_for
 from brainwork.store import Store
@@ -56,7 +57,7 @@ class Section:
 class SplitPlan:
     """What a split will do: ``page``/``path`` of the original,
     ``sections`` (the new pages), ``original_text`` after the split,
-    ``changes`` for :func:`changeset.apply`."""
+    ``changes`` for :func:`~brainwork.ops.unit_of_work.apply`."""
 
     page: str
     path: str
@@ -180,5 +181,5 @@ def plan_split(config: Config, store: Store, page: str, *, refresh: bool = True)
 def split_page(config: Config, store: Store, page: str) -> SplitResult:
     """Plan and apply a split (undoable). Raises as :func:`plan_split`."""
     plan = plan_split(config, store, page)
-    op = changeset.apply(config, store, "split", plan.summary(), plan.changes, details=plan.to_json())
+    op = unit_of_work.apply(config, store, "split", plan.summary(), plan.changes, details=plan.to_json())
     return SplitResult(plan, op)
