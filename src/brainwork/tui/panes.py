@@ -29,6 +29,7 @@ from typing import Callable
 
 from textual.screen import Screen
 
+from brainwork.tui.screens.dream import DreamScreen
 from brainwork.tui.screens.findings import FindingsScreen
 from brainwork.tui.screens.graph import GraphScreen
 from brainwork.tui.screens.inbox import InboxScreen
@@ -58,6 +59,7 @@ PANES: tuple[Pane, ...] = (
     Pane("3", "undo", "Undo log", UndoLogScreen),
     Pane("4", "inbox", "Inbox", InboxScreen),
     Pane("5", "rules", "Rules", RulesScreen),
+    Pane("6", "dream", "Review", DreamScreen),
 )
 
 PANES_BY_ID: dict[str, Pane] = {p.id: p for p in PANES}

@@ -29,6 +29,18 @@ finding offers) is the Textual-free read-model in
 :mod:`brainwork.service.views` (:func:`~brainwork.service.views.findings_view`,
 :func:`~brainwork.service.views.finding_detail`); this screen renders it.
 
+Batch triage: ``space`` marks or unmarks the highlighted finding, ``v``
+marks every finding from the last one marked to the cursor, ``esc`` clears
+the marks (after the filter, when one is set); marked findings carry a
+``●`` and the title counts them. ``F`` applies the suggested fix of every
+marked finding (or of the highlighted one) — an untyped page's suggested
+type, a dead link's closest page, a diary title's suggested title — and
+``d`` dismisses every marked finding; either is ONE operation, one ``u``
+undoes all of it (:mod:`brainwork.service.triage`).
+
+After a fix or a dismissal the finding leaves the list at once (the check
+that follows the operation reconciles).
+
 Every fix but the merge is one step in the undo log (``u`` undoes it). Fixes
 run through :func:`brainwork.tui.operations.run_operation` (a thread worker
 holding the store); afterwards the app re-reads the vault, which re-runs the
@@ -58,8 +70,10 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 from textual.worker import get_current_worker
 
+from brainwork.service import triage
 from brainwork.service.views import (
     CODE_TITLES,
+    Marks,
     FindingDetail,
     FindingRow,
     FindingsView,
@@ -103,9 +117,15 @@ def _get(finding: Any, name: str, default: Any = None) -> Any:
     return getattr(finding, name, default)
 
 
-def finding_prompt(row: FindingRow) -> Content:
-    """Two lines in the list: the message, then where (dimmed)."""
-    return Content.assemble("   ", row.message, "\n", ("     " + row.location, "$text-muted"))
+#: The marker in front of a marked finding.
+MARK = "● "
+
+
+def finding_prompt(row: FindingRow, marked: bool = False) -> Content:
+    """Two lines in the list: the message (after a ``●`` when marked), then
+    where (dimmed)."""
+    lead = (" " + MARK, "bold $accent") if marked else "   "
+    return Content.assemble(lead, row.message, "\n", ("     " + row.location, "$text-muted"))
 
 
 def detail_content(detail: FindingDetail) -> Content:
@@ -135,6 +155,16 @@ def editor_command(path: Path, line: int | None) -> list[str]:
 
 
 # -- messages -------------------------------------------------------------------
+class FindingsResolved(Message):
+    """A fix or dismissal of this pane returned: the findings ``keys`` are
+    gone (the list drops them before the next check lands)."""
+
+    def __init__(self, action: str, keys: tuple[str, ...]):
+        super().__init__()
+        self.action = action
+        self.keys = keys
+
+
 class FindingsChecked(Message):
     """The quality bar ran: ``findings`` (None with ``error`` when it could
     not run) and their ``view`` under the filter ``text_filter``, in
@@ -202,7 +232,10 @@ class FindingsScreen(PaneScreen):
         Binding("d", "dismiss_finding", "Dismiss", tooltip="Hide this finding from now on; undoable"),
         Binding("o", "other", "Other page", show=False, tooltip="Preview the other page of the pair"),
         Binding("slash", "filter", "Filter", show=False, tooltip="Filter findings by text"),
-        Binding("escape", "clear_filter", "Clear the filter", show=False),
+        Binding("escape", "clear_filter", "Clear the filter or the marks", show=False),
+        Binding("space", "toggle_mark", "Mark", tooltip="Mark or unmark the finding; F and d then act on every marked one"),
+        Binding("v", "mark_range", "Mark range", show=False, tooltip="Mark every finding from the last marked one to the cursor"),
+        Binding("F", "fix_suggested", "Fix marked", tooltip="Apply the suggested fix of every marked finding (or this one) in one undoable operation"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -221,6 +254,8 @@ class FindingsScreen(PaneScreen):
         self._keep_key: str | None = None
         self._keep_index = 0
         self._keep_option: str | None = None
+        #: Marked findings, by key.
+        self.marks = Marks()
 
     # -- layout ---------------------------------------------------------------
     def compose_body(self) -> Iterable[Widget]:
@@ -351,11 +386,10 @@ class FindingsScreen(PaneScreen):
             if folded:
                 continue
             for row in group.rows:
-                options.append(Option(finding_prompt(row), id=f"f:{row.index}"))
+                options.append(Option(finding_prompt(row, row.key in self.marks), id=f"f:{row.index}"))
         olist.set_options(options)
-        left = self.query_one("#findings-left")
-        left.border_title = view.title
-        left.border_subtitle = view.subtitle
+        self.marks.keep(k for f in self.findings if (k := _get(f, "key")))
+        self._update_title()
         if view.empty_text:
             self.show_message(view.empty_text)
             self._show_finding(None)
@@ -378,6 +412,16 @@ class FindingsScreen(PaneScreen):
                 index += 1
         olist.highlighted = index
         self._highlight_changed()
+
+    def _update_title(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        left = self.query_one("#findings-left")
+        left.border_title = view.title + (f" · {len(self.marks)} marked" if self.marks else "")
+        left.border_subtitle = (
+            f"{len(self.marks)} marked: F fixes · d dismisses · esc unmarks" if self.marks else view.subtitle
+        )
 
     def _elapsed(self) -> float:
         return max(0.0, time.monotonic() - self._started) if self._started else 0.0
@@ -499,6 +543,7 @@ class FindingsScreen(PaneScreen):
     def action_clear_filter(self) -> None:
         box = self.query_one("#findings-filter", Input)
         if not box.display and not self.text_filter:
+            self.action_clear_marks()
             return
         box.value = ""
         box.display = False
@@ -517,18 +562,95 @@ class FindingsScreen(PaneScreen):
             self.query_one("#findings-filter", Input).display = False
         self.query_one(FindingList).focus()
 
+    # -- marks ---------------------------------------------------------------------------
+    def _order(self) -> list[str]:
+        """Keys of the findings the list shows, in list order."""
+        if self.view is None or self.findings is None:
+            return []
+        return [r.key for g in self.view.groups if g.code not in self.collapsed for r in g.rows if r.key]
+
+    def marked_findings(self) -> list[Any]:
+        return [f for f in self.findings or () if _get(f, "key") in self.marks]
+
+    def action_toggle_mark(self) -> None:
+        f = self.current
+        if f is None or not _get(f, "key"):
+            return
+        self.marks.toggle(_get(f, "key"))
+        olist = self.query_one(FindingList)
+        at = olist.highlighted
+        self._rebuild()
+        if at is not None and at + 1 < olist.option_count:  # on to the next finding
+            olist.highlighted = at + 1
+
+    def action_mark_range(self) -> None:
+        f = self.current
+        if f is None or not _get(f, "key"):
+            return
+        self.marks.mark_range(self._order(), _get(f, "key"))
+        self._rebuild()
+
+    def action_clear_marks(self) -> None:
+        if self.marks.clear():
+            self._rebuild()
+
+    def _resolved(self, action: str, keys) -> None:
+        self.post_message(FindingsResolved(action, tuple(k for k in keys if k)))
+
+    def on_findings_resolved(self, message: FindingsResolved) -> None:
+        """Drop the fixed or dismissed findings now; the check the operation
+        started reconciles (a fix may also resolve or raise others)."""
+        if self.findings is None:
+            return
+        gone = set(message.keys)
+        for key in gone:
+            if key in self.marks:
+                self.marks.toggle(key)
+        self.findings = [f for f in self.findings if _get(f, "key") not in gone]
+        self._rebuild()
+
+    def action_fix_suggested(self) -> None:
+        targets = self.marked_findings() if self.marks else [self.current]
+        targets = [f for f in targets if f is not None]
+        types = self.app.config.page_types
+        fixable = [f for f in targets if triage.suggested_fix(f, types) is not None]
+        if not fixable:
+            self.notify(
+                "No suggested fix here: it is offered for an untyped page with a suggested type, a dead link "
+                "with a suggested page and a diary title with a suggested title.",
+                title="Fix", severity="warning",
+            )
+            return
+        self._run(
+            "fix findings", lambda c, s: triage.apply_suggested_fixes(c, s, fixable),
+            message=lambda result: result.describe("Fixed"),
+            done=lambda result: self._resolved("fix", result.done),
+        )
+
     # -- fixes -------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in FIX_KEYS:
             return True if action in fixes_for(self.current) else None
         if action == "dismiss_finding":
+            if self.marks:
+                return True
             return True if "dismiss" in fixes_for(self.current) else None
+        if action in ("toggle_mark", "mark_range"):
+            return True if self.current is not None and _get(self.current, "key") else None
+        if action == "fix_suggested":
+            targets = self.marked_findings() if self.marks else [self.current]
+            types = self.app.config.page_types
+            return True if any(f is not None and triage.suggested_fix(f, types) for f in targets) else None
         if action == "other":
             return True if self.current is not None and _get(self.current, "other") else None
         return True
 
     def _run(self, label: str, fn, **kwargs) -> None:
         self._remember()
+        key = _get(self.current, "key") if self.current is not None else None
+        if "done" not in kwargs and key:
+            # A fix of the highlighted finding: it leaves the list at once.
+            kwargs["done"] = lambda result: self._resolved(label, [key])
         run_operation(self.app, label, fn, **kwargs)
 
     def _page_title(self, page_id: str) -> str:
@@ -721,6 +843,9 @@ class FindingsScreen(PaneScreen):
         self._run("split", lambda c, s: split_page(c, s, page))
 
     def action_dismiss_finding(self) -> None:
+        if self.marks:
+            self._dismiss_marked()
+            return
         f = self.current
         if f is None or not _get(f, "key"):
             return
@@ -731,13 +856,36 @@ class FindingsScreen(PaneScreen):
                 return
             from brainwork.ops.fixes import dismiss
 
-            self._run("dismiss", lambda c, s: dismiss(c, s, key, reason))
+            self._run("dismiss", lambda c, s: dismiss(c, s, key, reason), done=lambda op: self._resolved("dismiss", [key]))
 
         self.app.push_screen(
             TextPrompt(
                 f"Dismiss {_get(f, 'code')} · {location(f)}",
                 "The finding is hidden from now on (it survives re-indexing). Undoable with u.",
                 placeholder="why? (optional, e.g. “not duplicates: different tools”)",
+                allow_empty=True,
+            ),
+            chosen,
+        )
+
+    def _dismiss_marked(self) -> None:
+        keys = [_get(f, "key") for f in self.marked_findings()]
+        n = len(keys)
+
+        def chosen(reason: str | None) -> None:
+            if reason is None:
+                return
+            self._run(
+                "dismiss findings", lambda c, s: triage.dismiss_findings(c, s, keys, reason),
+                message=lambda result: result.describe("Dismissed"),
+                done=lambda result: self._resolved("dismiss", result.done),
+            )
+
+        self.app.push_screen(
+            TextPrompt(
+                f"Dismiss {n} marked finding{'s' if n != 1 else ''}",
+                f"They are hidden from now on, in one operation: one u undoes all {n}.",
+                placeholder="why? (optional, e.g. “templates, not notes”)",
                 allow_empty=True,
             ),
             chosen,
