@@ -69,7 +69,7 @@ def _child(mode: str, vault: str, store: str) -> dict:
             report = sync(config, st)
             return {"seconds": time.perf_counter() - t0, "pages": report.pages}
         from brainwork.analysis import checks
-        from brainwork.analysis.findings import CODES
+        from brainwork.analysis.finding import CODES
 
         out: dict = {}
         c = time.process_time()

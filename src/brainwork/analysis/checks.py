@@ -17,7 +17,10 @@ import numpy as np
 from rapidfuzz import fuzz, process, utils
 
 from brainwork.analysis.duplicates import DupDoc, find_duplicates
-from brainwork.analysis.findings import Finding
+from brainwork.analysis.finding import (
+    AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, Finding, OrphanEvidence,
+    OversizeEvidence, ParseErrorEvidence, SecretEvidence, SplitPoint, StubEvidence, Suggestion, UntypedEvidence,
+)
 from brainwork.analysis.secrets import scan_texts
 from brainwork.analysis.text import visible_chars
 from brainwork.analysis.titles import diary_title
@@ -110,7 +113,7 @@ def parse_error(ctx: Context) -> list[Finding]:
         pid = page_id(path) if path.lower().endswith(".md") else path
         out.append(
             Finding(code="parse-error", path=path, page=pid, line=max(1, e.line or 1), message=e.message,
-                    evidence={"line": e.line}, key=f"parse-error:{path}|{e.message}")
+                    evidence=ParseErrorEvidence(line=e.line), key=f"parse-error:{path}|{e.message}")
         )
     return out
 
@@ -144,7 +147,7 @@ def orphan(ctx: Context) -> list[Finding]:
         note = f" ({', '.join(extra)})" if extra else ""
         out.append(
             _finding(ctx, "orphan", pid, 1, f"no links to or from other pages{note}", pid,
-                     evidence={"dead_links": dead[pid], "attachment_links": attach[pid]})
+                     evidence=OrphanEvidence(dead_links=dead[pid], attachment_links=attach[pid]))
         )
     return out
 
@@ -200,8 +203,8 @@ def dead_link(ctx: Context) -> list[Finding]:
             _finding(ctx, "dead-link", r.file, r.line, f"link to missing page {r.target!r}{hint}",
                      f"{r.file}|{norm(r.target)}", target=r.target,
                      score=sugg[0][1] if sugg else None, other=sugg[0][0] if sugg else None,
-                     evidence={"place": r.place, "suggestions": [{"page": s, "similarity": v} for s, v in sugg],
-                               "retarget_similarity": ctx.t.retarget_similarity})
+                     evidence=DeadLinkEvidence(place=r.place, suggestions=[Suggestion(page=s, similarity=v) for s, v in sugg],
+                                               retarget_similarity=ctx.t.retarget_similarity))
         )
     return out
 
@@ -222,7 +225,7 @@ def ambiguous_link(ctx: Context) -> list[Finding]:
             _finding(ctx, "ambiguous-link", r.file, r.line,
                      f"link {r.target!r} fits {len(cands)} pages ({', '.join(cands)}); it goes to {res.page or cands[0]}",
                      f"{r.file}|{norm(r.target)}", target=r.target, other=res.page or cands[0],
-                     evidence={"candidates": cands, "place": r.place})
+                     evidence=AmbiguousLinkEvidence(candidates=cands, place=r.place))
         )
     return out
 
@@ -270,7 +273,7 @@ def untyped(ctx: Context) -> list[Finding]:
             line, msg = 1, f"no type{hint}"
         out.append(
             _finding(ctx, "untyped", pid, line, msg, pid, target=suggestion,
-                     evidence={"type": t, "allowed": list(allowed), "suggestion": suggestion, "why": why})
+                     evidence=UntypedEvidence(type=t, allowed=list(allowed), suggestion=suggestion, why=why))
         )
     return out
 
@@ -303,7 +306,7 @@ def stub(ctx: Context) -> list[Finding]:
             out.append(
                 _finding(ctx, "stub", pid, ctx.pages.body_line[i] or 1,
                          f"only {n} characters of body text (a stub has fewer than {limit})", pid, score=float(n),
-                         evidence={"chars": n, "stub_chars": limit})
+                         evidence=StubEvidence(chars=n, stub_chars=limit))
             )
     return out
 
@@ -380,9 +383,9 @@ def diary_title_check(ctx: Context) -> list[Finding]:
             _finding(ctx, "diary-title", pid, _title_line(ctx, pid),
                      f"title names an event ({', '.join(why)}){hint}", pid,
                      target=d.suggestion or None, score=float(d.length), other=resembles,
-                     evidence={"title": p.title[i], "dates": list(d.dates), "length": d.length,
-                               "diary_title_chars": limit, "suggestion": d.suggestion,
-                               "resembles": resembles, "resembles_similarity": similarity})
+                     evidence=DiaryTitleEvidence(title=p.title[i], dates=list(d.dates), length=d.length,
+                                                 diary_title_chars=limit, suggestion=d.suggestion,
+                                                 resembles=resembles, resembles_similarity=similarity))
         )
     return out
 
@@ -420,13 +423,13 @@ def duplicate(ctx: Context) -> list[Finding]:
             _finding(ctx, "duplicate", d.a, 1,
                      f"{kind}: {d.b} (similarity {d.score:.2f} >= {t.duplicate_similarity:.2f}; {how})",
                      f"{d.a}|{d.b}", score=d.score, other=d.b,
-                     evidence={"similarity": d.score, "lexical": d.lexical, "names": d.names, "body": d.body,
-                               "semantic": d.semantic, "merge_candidate": d.merge,
-                               "duplicate_similarity": t.duplicate_similarity,
-                               "merge_candidate_similarity": t.merge_candidate_similarity,
-                               "name_weight": t.duplicate_name_weight,
-                               "formula": "lexical = w*names + (1-w)*body; similarity = lexical, "
-                                          "or (lexical + semantic)/2 with embeddings"})
+                     evidence=DuplicateEvidence(similarity=d.score, lexical=d.lexical, names=d.names, body=d.body,
+                                                semantic=d.semantic, merge_candidate=d.merge,
+                                                duplicate_similarity=t.duplicate_similarity,
+                                                merge_candidate_similarity=t.merge_candidate_similarity,
+                                                name_weight=t.duplicate_name_weight,
+                                                formula="lexical = w*names + (1-w)*body; similarity = lexical, "
+                                                        "or (lexical + semantic)/2 with embeddings"))
         )
     return out
 
@@ -442,11 +445,11 @@ def oversize(ctx: Context) -> list[Finding]:
         body = p.body[i]
         start = p.body_line[i] or 1
         masked = mask_non_links(body)
-        heads = [{"line": start + body.count("\n", 0, m.start()), "heading": m.group(1)} for m in _H2.finditer(masked)]
+        heads = [SplitPoint(line=start + body.count("\n", 0, m.start()), heading=m.group(1)) for m in _H2.finditer(masked)]
         hint = f"split at its {len(heads)} '## ' headings" if heads else "it has no '## ' headings to split at"
         out.append(
             _finding(ctx, "oversize", pid, 1, f"{size:,} bytes, over {limit:,}; {hint}", pid, score=float(size),
-                     evidence={"bytes": size, "oversize_bytes": limit, "split_points": heads})
+                     evidence=OversizeEvidence(bytes=size, oversize_bytes=limit, split_points=heads))
         )
     return out
 
@@ -471,7 +474,7 @@ def secret(ctx: Context) -> list[Finding]:
                 _finding(ctx, "secret", pid, h.line,
                          f"possible {h.kind} ({h.masked}); credentials do not belong in memory",
                          f"{pid}|{h.digest}", target=None,
-                         evidence={"kind": h.kind, "kinds": list(h.kinds), "masked": h.masked, "digest": h.digest})
+                         evidence=SecretEvidence(kind=h.kind, kinds=list(h.kinds), masked=h.masked, digest=h.digest))
             )
     return out
 

@@ -1,4 +1,4 @@
-"""``brainwork check``: the quality bar on the command line (issue 3 §1).
+"""``brainwork check``: the quality bar on the command line.
 
 Syncs the vault into its store, runs :func:`brainwork.analysis.findings.check`
 and prints one finding a line like a linter (``path:line: code message``) or
@@ -13,7 +13,7 @@ import traceback
 
 import click
 
-from brainwork.analysis.findings import CODES, DESCRIPTIONS
+from brainwork.analysis.finding import CODES, DESCRIPTIONS
 from brainwork.cli.common import echo, echo_json, interactive, open_store, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from brainwork.config import Config
 
 if TYPE_CHECKING:  # kept out of the import: a session hook reads the doctrine without the store
-    from brainwork.learn.rules import Rule
+    from brainwork.learn.rule import Rule
     from brainwork.store import Store
 
 HEADER = "# Doctrine: standing rules approved from past corrections"
@@ -178,7 +178,7 @@ def render_block(id: str, title: str, text: str, why: str = "", apply: str = "")
 
 def active_rules(store: "Store") -> "list[Rule]":
     """The active rules, by id (:func:`by_priority` orders them for the doctrine)."""
-    from brainwork.learn.rules import list_rules
+    from brainwork.learn.rule import list_rules
 
     return sorted(list_rules(store, "active"), key=lambda r: r.id)
 
@@ -321,7 +321,7 @@ def _cap(text: str, limit: int) -> str:
 @dataclass
 class VaultRule:
     """An active rule as :func:`doctrine_from_vault` reads it from its page
-    (what the doctrine shows of a :class:`brainwork.learn.rules.Rule`,
+    (what the doctrine shows of a :class:`brainwork.learn.rule.Rule`,
     without importing the store)."""
 
     id: str

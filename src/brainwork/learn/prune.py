@@ -25,7 +25,7 @@ from datetime import date
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
 from brainwork.learn.replay import Replay, replay as run_replay
-from brainwork.learn.rules import Rule, list_rules
+from brainwork.learn.rule import Rule, list_rules
 from brainwork.store import Store
 
 

@@ -81,7 +81,7 @@ import numpy as np
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
 from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, words
-from brainwork.learn.rules import Rule, list_rules
+from brainwork.learn.rule import Rule, list_rules
 from brainwork.learn.similarity import centroid, page_vectors
 from brainwork.store import Store
 from brainwork.store import learning as q

@@ -1,9 +1,9 @@
-"""Rules and the approval gate (issue 4 §4).
+"""Rules and the approval gate.
 
 Nothing becomes doctrine without an explicit human decision. A rule page
 (``type: rule``) moves through ``candidate`` -> ``active`` (approved) ->
 ``retired``, or ``candidate`` -> ``rejected``. Each decision is one
-undoable operation (:func:`brainwork.ops.changeset.apply`), so
+undoable operation (:func:`brainwork.ops.unit_of_work.apply`), so
 ``brainwork undo`` reverts it byte for byte:
 
 - :func:`approve` — status ``active``, ``activated: DATE``; does only what
@@ -31,62 +31,29 @@ bytes (:mod:`brainwork.vault.edit`).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
 from brainwork.config import Config
 from brainwork.errors import PageNotFound, UserError
+from brainwork.learn.doctrine import doctrine
 from brainwork.learn.pagefile import Edits, add_items, link, link_target
-from brainwork.ops import changeset
+from brainwork.learn.prune import suggestions
+from brainwork.learn.replay import replay
+from brainwork.learn.rule import (
+    EVIDENCE_KEY, PROMOTED_KEY, PROMOTED_TO_KEY, PROPOSED_SUPERSEDES_KEY, Rule, get_rule, list_rules,
+)
+from brainwork.ops import unit_of_work
+from brainwork.ops.operation import Operation
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.store import learning as q
 from brainwork.vault.edit import add_to_list_field, set_field
-from brainwork.vocabulary import RULE_STATUSES
 
-#: Frontmatter keys the learning step writes on rule pages (documented in
-#: docs/learning-loop.md). ``evidence`` holds a candidate's corrections; at
-#: approval they move to ``promoted_from`` (vocabulary: inverse of promoted_to).
-EVIDENCE_KEY = "evidence"
-PROMOTED_KEY = "promoted_from"
-PROPOSED_SUPERSEDES_KEY = "proposed_supersedes"
-#: The key on a correction naming the rule it was promoted to.
-PROMOTED_TO_KEY = "promoted_to"
 #: The reason recorded (``RejectedCluster`` row of the approved rule) for the
 #: corrections taken out of a rule's evidence at approval: consolidation
 #: does not propose them as that rule's evidence again.
 DECLINED_EVIDENCE = "not evidence of the approved rule (taken out at approval)"
-
-
-@dataclass
-class Rule:
-    """One rule page as the learning step sees it.
-
-    ``text`` is the standing instruction (frontmatter ``rule:``); dates are
-    ``YYYY-MM-DD`` text or None; ``evidence`` the correction ids it comes
-    from; ``supersedes``/``superseded_by`` rule ids; ``proposed_supersedes``
-    the active rule a candidate proposes to replace.
-    """
-
-    id: str
-    path: str
-    title: str
-    status: str | None
-    text: str
-    why: str
-    apply: str
-    created: str | None
-    activated: str | None
-    tags: list[str] = field(default_factory=list)
-    evidence: list[str] = field(default_factory=list)
-    supersedes: list[str] = field(default_factory=list)
-    superseded_by: list[str] = field(default_factory=list)
-    proposed_supersedes: str | None = None
-    rejected_reason: str | None = None
-    retired: str | None = None
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 @dataclass
@@ -100,7 +67,7 @@ class Decision:
     rule: str
     corrections: list[str]
     retired: list[str]
-    operation: changeset.Operation
+    operation: Operation
     #: Evidence corrections an approval sent back to the inbox (``open``).
     back: list[str] = field(default_factory=list)
     #: A supersession consolidation suggested and the approval did not apply.
@@ -119,14 +86,6 @@ class Decision:
         }
 
 
-def _text(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value).strip()
-
-
 def _today(today: str | date | None) -> str:
     if today is None:
         return date.today().isoformat()
@@ -135,62 +94,6 @@ def _today(today: str | date | None) -> str:
 
 def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-
-
-def _rule_from_row(row: dict, ids: set[str] | None = None) -> Rule:
-    f = row["fields"]
-    proposed = link_target(_text(f.get(PROPOSED_SUPERSEDES_KEY))) if f.get(PROPOSED_SUPERSEDES_KEY) else None
-    return Rule(
-        id=row["id"],
-        path=row["path"],
-        title=row["title"],
-        status=row["status"],
-        text=_text(f.get("rule")),
-        why=_text(f.get("why")),
-        apply=_text(f.get("apply")),
-        created=row["created"],
-        activated=_text(f.get("activated")) or None,
-        tags=row["tags"],
-        evidence=list(row["evidence"]),
-        supersedes=list(row["supersedes"]),
-        superseded_by=list(row["superseded_by"]),
-        proposed_supersedes=proposed,
-        rejected_reason=_text(f.get("rejected_reason")) or None,
-        retired=_text(f.get("retired")) or None,
-    )
-
-
-def list_rules(store: Store, status: str | None = None) -> list[Rule]:
-    """Every rule page (or those with ``status``), by id.
-
-    Raises:
-        UserError: ``status`` is not one of :data:`brainwork.vocabulary.RULE_STATUSES`.
-    """
-    if status is not None and status not in RULE_STATUSES:
-        raise UserError(f"unknown rule status {status!r} (one of: {', '.join(RULE_STATUSES)})")
-    rules = [_rule_from_row(r) for r in q.rules(store, status)]
-    # A proposed_supersedes link is written as text; resolve it like a wikilink.
-    for r in rules:
-        if r.proposed_supersedes:
-            try:
-                r.proposed_supersedes = graph.find_page(store, r.proposed_supersedes)
-            except PageNotFound:
-                pass
-    return rules
-
-
-def get_rule(store: Store, name: str) -> Rule:
-    """The rule ``name`` designates (id, path, title, alias).
-
-    Raises:
-        PageNotFound: no such page. UserError: the page is not a rule.
-    """
-    pid = graph.find_page(store, name)
-    for r in list_rules(store):
-        if r.id == pid:
-            return r
-    page = graph.get_page(store, pid) or {}
-    raise UserError(f"{pid} is not a rule page (its type is {getattr(page, 'type', None) or 'not set'}, not rule)")
 
 
 def _corrections_by_id(store: Store) -> dict[str, dict]:
@@ -347,7 +250,7 @@ def approve(
     ``today``: the ``activated``/``retired`` date (default: today).
 
     Returns a :class:`Decision` (``back``: the corrections returned to the
-    inbox); undo with :func:`brainwork.ops.changeset.undo`.
+    inbox); undo with :func:`brainwork.ops.undo.undo`.
     """
     del keep_older  # a plain approve never retires another rule
     plan = plan_approval(store, name, title=title, text=text, why=why, apply=apply, evidence=evidence, drop=drop,
@@ -413,7 +316,7 @@ def approve(
             "old": {"id": older.id, "text": older.text, "why": older.why},
             "new": {"id": rule.id, "text": plan.edits.get("text", rule.text), "why": plan.edits.get("why", rule.why)},
         }
-    op = changeset.apply(config, store, kind, summary, edits.changes(), details=details)
+    op = unit_of_work.apply(config, store, kind, summary, edits.changes(), details=details)
     if returned:
         # Derived memory (like a rejection's): inert once the rule is no longer active.
         q.record_rejection(store, rule.id, returned, DECLINED_EVIDENCE, _now())
@@ -445,7 +348,7 @@ def reject(config: Config, store: Store, name: str, reason: str, *, today: str |
         rule.path,
         lambda t: set_field(set_field(set_field(t, "status", "rejected"), "rejected", day), "rejected_reason", reason),
     )
-    op = changeset.apply(
+    op = unit_of_work.apply(
         config, store, "reject-rule", f"reject {rule.id}: {reason}", edits.changes(),
         details={"rule": rule.id, "reason": reason, "corrections": rule.evidence},
     )
@@ -471,7 +374,7 @@ def retire(config: Config, store: Store, name: str, reason: str | None = None, *
 
     edits = Edits(config)
     edits.edit(rule.path, edit)
-    op = changeset.apply(config, store, "retire-rule", f"retire {rule.id}", edits.changes(), details={"rule": rule.id})
+    op = unit_of_work.apply(config, store, "retire-rule", f"retire {rule.id}", edits.changes(), details={"rule": rule.id})
     return Decision("retire", rule.id, [], [rule.id], op)
 
 
@@ -510,7 +413,7 @@ def link_corrections(config: Config, store: Store, name: str, corrections: list[
     changes = edits.changes()
     if not changes:
         raise UserError(f"{', '.join(ids)} already linked to {rule.id}")
-    op = changeset.apply(
+    op = unit_of_work.apply(
         config, store, "link-correction", f"link {len(ids)} correction(s) to {rule.id}", changes,
         details={"rule": rule.id, "corrections": ids},
     )
@@ -586,9 +489,6 @@ def overview(config: Config, store: Store, status: str | None = None, *, today=N
     Raises:
         UserError: unknown ``status``.
     """
-    from brainwork.learn.doctrine import doctrine
-    from brainwork.learn.prune import suggestions
-    from brainwork.learn.replay import replay
 
     rules = list_rules(store, status)
     every = rules if status is None else list_rules(store)
