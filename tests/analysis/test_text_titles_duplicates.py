@@ -34,6 +34,12 @@ def test_visible_text_html_block_is_not_text():
     assert lower_bound_chars("see <https://x.org> here") >= 7
     assert lower_bound_chars("<!-- hidden -->\ntext") == 4
     assert lower_bound_chars("<script>\nx\n\nstill script\n</script>") is None
+    # a line that starts with an inline tag is a paragraph: its text counts
+    assert visible_text('<span class="f">[Edit it](https://x.y "t") | more</span>') == "Edit it | more"
+    assert lower_bound_chars('<span class="f">[Edit it](https://x.y "t") | more</span>') == 11
+    # digits and the spaces between words count; list markers do not
+    assert visible_text("1. ab 12\n2. cd") == "ab 12 cd"
+    assert lower_bound_chars("1. ab 12\n2. cd") == 8
 
 
 _pieces = st.sampled_from(
@@ -41,11 +47,14 @@ _pieces = st.sampled_from(
         "word", "Wörter", " ", "\n", "\n\n", "# ", "## ", "- ", "**", "_", "`", "```\n", "~~~\n", "[[", "]]", "|", "#",
         "![[", "[", "](", ")", "](https://x.y/z)", "<!--", "-->", "%%", "&amp;", "&#35;", "<b>", "</b>", "> ",
         "[x]: http://r", "\\", "1.", "|---|", "é", "ß", "😀", "=", "<div>", "<span class=x>", "<https://a.b>", "<pre>", "</div>",
+        "7", "2026", "1. ", "2) ", "\t", "    ", "a b", "* ", "+ ", "<br>", "![x](y)", "[^1]: ", "    x",
+        "---\n", "===\n", "\\\n", "  \n", "&nbsp;", "<a\nb>", "`a  b`", "<p>", "<span>", "</span>\n",
+        "<table>", "<td>", "<x-y a='1'>", "<b>x</b> ", "\n\n",
     ]
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.lists(_pieces, max_size=40).map("".join))
 def test_lower_bound_never_exceeds_the_exact_count(body):
     bound = lower_bound_chars(body)

@@ -48,6 +48,12 @@ ASSIGNMENT = re.compile(
 )
 _KEY_BEFORE = re.compile(r"(?:_|(?:api|access|private)[_-]?)$")
 OPENAI_KEY = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")
+# The same without the look-behind, which keeps ``re`` from searching for
+# the literal ``sk-`` (10x slower); the look-behind is checked per match. A
+# match that starts inside a word consumes only word characters, so it hides
+# no match that OPENAI_KEY would make.
+_OPENAI_FAST = re.compile(OPENAI_KEY.pattern.removeprefix("(?<![A-Za-z0-9_-])"))
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 #: A bare token: base64/url-safe characters, not part of a URL, path, file
 #: name or query (no ``/ . % ? & # :`` on either side; ``=`` only as padding).
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_%%.?&#:-])[A-Za-z0-9+_-]{%d,}={0,2}(?![A-Za-z0-9+/=_%%.?&#:-])" % MIN_ENTROPY_CHARS)
@@ -100,7 +106,9 @@ def scan_text(text: str) -> list[PatternHit]:
     def line_of(pos: int) -> int:
         return text.count("\n", 0, pos) + 1
 
-    for m in OPENAI_KEY.finditer(text):
+    for m in _OPENAI_FAST.finditer(text) if "sk-" in text else ():
+        if m.start() and text[m.start() - 1] in _WORD_CHARS:
+            continue  # OPENAI_KEY's look-behind: no key starts inside a word
         if not is_placeholder(m.group()):
             hits.append(PatternHit(line_of(m.start()), "OpenAI Token", m.group()))
             taken.add((m.start(), m.end()))

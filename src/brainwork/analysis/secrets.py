@@ -1,7 +1,7 @@
 """Credentials in pages, found with detect-secrets.
 
 A memory of everything is a target; keys, tokens and passwords do not belong
-in it (issue 3 §1, ``secret``). The scanning is detect-secrets' own: its
+in it (the ``secret`` finding). The scanning is detect-secrets' own: its
 default plugins (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, private keys,
 JWTs, basic-auth URLs, high-entropy quoted strings, ``password = "..."``
 assignments, ...) and its default false-positive filters, run through its
@@ -88,7 +88,15 @@ def _entropy(data: str) -> float:
 
 
 def _high_entropy(run: str) -> bool:
-    """Whether a quoted run can pass either high-entropy plugin's limit."""
+    """Whether a quoted run can pass either high-entropy plugin's limit.
+
+    The entropy of a run with ``d`` distinct characters is at most
+    ``log2(d)``: under 23 distinct characters it cannot pass the base64
+    limit (log2(22) = 4.46), under 8 not the hex one, so most runs (words
+    such as ``"username"``) are decided without computing it."""
+    distinct = len(set(run))
+    if distinct < 8 or (distinct < 23 and not _HEX.issuperset(run)):
+        return False
     e = _entropy(run)
     return e > _BASE64_LIMIT or (e > _HEX_LIMIT and _HEX.issuperset(run))
 #: SoftlayerDetector's URL form, searched in the lower-cased text.
