@@ -39,7 +39,9 @@ def _history(store: Store) -> dict[str, list]:
         if not store.scalar("CALL show_tables() WHERE name = $t RETURN count(*)", {"t": table}):
             continue
         cols = schema.history_columns(table)
-        rows = store.execute(f"MATCH (n:{table}) RETURN " + ", ".join(f"n.{c}" for c in cols))
+        # Positional names, so '' stays '' (Store.execute reads '' as None in
+        # columns named like a page's absent text columns, e.g. ``created``).
+        rows = store.execute(f"MATCH (n:{table}) RETURN " + ", ".join(f"n.{c} AS v{i}" for i, c in enumerate(cols)))
         rows = [[np.asarray(v).round(6).tolist() if c == "vec" else v for c, v in zip(cols, r)] for r in rows]
         if table == "Meta":
             rows = [r for r in rows if r[0] not in schema.META_NOT_KEPT]
@@ -57,6 +59,12 @@ def _fill_history(store: Store) -> None:
         history.insert(store, history.UndoRow(
             id=2, token="t2", kind="merge", summary="merge", created="2026-01-02T00:00:00+00:00",
             reversible=False, state="passed", paths=[], store_actions=None, details=None, payload=None))
+        history.insert(store, history.UndoRow(
+            id=3, token="t3", kind="dismiss", summary="dismiss", created="", reversible=True, state="done",
+            paths=[], store_actions="[]", details="{}", payload=""))
+    # A SET in place on a row whose list column is empty: Kùzu's Arrow export
+    # of that column is then invalid (the export must not go through it).
+    history.set_state(store, 3, "undone")
     with store.write():
         dismissals.dismiss(store, "stub:b", "fine as is")
     learning.record_rejection(store, "rules/r1", ["corrections/c1", "corrections/c2"], "too broad", "2026-01-03")
@@ -101,7 +109,8 @@ def test_rebuild_keeps_history_and_the_old_store(vault_with_history, tmp_path):
     with Store(config.store) as store:
         assert _history(store) == before
         assert vectors.current_model(store) == "test-model" and vectors.count(store) == 3
-        assert history.next_id(store) == 3
+        assert history.next_id(store) == 4
+        assert store.execute("MATCH (o:UndoOp {id: 3}) RETURN o.created AS v, o.state AS w") == [["", "undone"]]
         rebuilt = _derived(store)
     fresh_config = load_config(str(config.vault), str(tmp_path / "fresh"))
     with Store(fresh_config.store) as fresh:

@@ -45,15 +45,31 @@ def read_all(store) -> dict[str, int]:
     column, as Arrow); rows per table. Raises what Kùzu raises."""
     rows: dict[str, int] = {}
     for name, kind in store.execute("CALL show_tables() RETURN name, type"):
+        # Column by column: a whole node as one Arrow struct came back with
+        # invalid list offsets from a sound 3-page store (Kùzu 0.11.3).
+        cols = [c for (c,) in store.execute(f"CALL table_info('{name}') RETURN name")]
         if kind == "NODE":
-            table = store.arrow(f"MATCH (n:{name}) RETURN n")
+            pattern, var = f"(n:{name})", "n"
         elif kind == "REL":
-            table = store.arrow(f"MATCH ()-[r:{name}]->() RETURN r")
+            pattern, var = f"()-[n:{name}]->()", "n"
         else:
             continue
+        if not cols:
+            store.execute(f"MATCH {pattern} RETURN count(*)")
+            rows[name] = 0
+            continue
+        table = store.arrow(f"MATCH {pattern} RETURN " + ", ".join(f"{var}.{c} AS c{i}" for i, c in enumerate(cols)))
         # Kùzu hands garbage bytes out as they are: full validation finds
-        # text that is not UTF-8 and offsets that point nowhere.
-        table.validate(full=True)
+        # text that is not UTF-8 and string offsets that point nowhere. List
+        # columns are left out: Kùzu 0.11.3 exports a list column of empty
+        # lists with a garbage slice offset after an in-place SET on the row
+        # (their values read back sound).
+        import pyarrow as pa
+
+        scalar = [i for i, f in enumerate(table.schema)
+                  if not (pa.types.is_list(f.type) or pa.types.is_large_list(f.type)
+                          or pa.types.is_fixed_size_list(f.type))]
+        table.select(scalar).validate(full=True)
         rows[name] = table.num_rows
     return rows
 
@@ -64,8 +80,21 @@ def export_table(store, table: str, out: Path) -> int:
 
     from brainwork.store import schema
 
-    cols = [c for c in schema.history_columns(table)]
-    data = store.arrow(f"MATCH (n:{table}) RETURN " + ", ".join(f"n.{c} AS {c}" for c in cols))
+    cols = schema.history_columns(table)
+    query = f"MATCH (n:{table}) RETURN " + ", ".join(f"n.{c} AS {c}" for c in cols)
+    if table in schema.VECTOR_TABLES:
+        data = store.arrow(query)  # FLOAT[384]: Arrow is the fast way (no string lists here)
+    else:
+        # Through Python values, not Kùzu's Arrow: a STRING[] column whose
+        # lists are all empty comes out with a garbage child offset (measured:
+        # the undo log's ``paths`` after a SET of ``state``).
+        types = dict(schema.KEPT_TABLES[table])
+        arrow_type = {"STRING": pa.string(), "INT64": pa.int64(), "BOOLEAN": pa.bool_(),
+                      "STRING[]": pa.list_(pa.string())}
+        # Positional names: Store.execute turns '' into None in columns
+        # named like the page's absent text columns (``created``, ``type``...).
+        rows = store.execute(f"MATCH (n:{table}) RETURN " + ", ".join(f"n.{c} AS v{i}" for i, c in enumerate(cols)))
+        data = pa.table({c: pa.array([r[i] for r in rows], arrow_type[types[c]]) for i, c in enumerate(cols)})
     target = out / f"{table}.arrow"
     tmp = out / f".{table}.arrow.tmp"
     with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, data.schema) as writer:
