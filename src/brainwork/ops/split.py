@@ -12,8 +12,8 @@ inside code blocks do not count):
   ``Moved to [[Stem - A]].``, so links to ``[[Stem#A]]`` still land on the
   heading and lead on; the text before the first ``## `` stays as it was.
 
-Source of the rule: issue 3 §2 ("Split an oversize page at its ``## ``
-headings into linked pages"); the oversize threshold is
+An oversize page is split at its ``## `` headings into linked pages
+(docs/operations.md, "split"); the oversize threshold is
 :attr:`brainwork.thresholds.Thresholds.oversize_bytes` (the quality bar's
 ``oversize`` finding suggests this operation), but any page with ``## ``
 headings can be split.
@@ -34,13 +34,12 @@ from brainwork.ops.rename import file_name_for
 from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import newline_of, render_scalar
-from brainwork.vault.links import mask_non_links
+from brainwork.vault.links import WIKILINK_PARTS, mask_non_links
 from brainwork.vault.parse import BOM, page_id, parse_text
 from brainwork.vault.resolve import norm
 from brainwork.vault.write import safe_rel_path
 
 _H2 = re.compile(r"^##[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_LINK_MARKUP = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ class SplitResult:
 
 def _plain_heading(heading: str) -> str:
     """Heading text without link markup (``[[x|label]]`` -> ``label``)."""
-    text = _LINK_MARKUP.sub(lambda m: m.group(2) or m.group(1), heading)
+    text = WIKILINK_PARTS.sub(lambda m: m.group(2) or m.group(1), heading)
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -29,6 +29,23 @@ MDLINK = re.compile(
     r"\(\s*(<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
+#: A wikilink read for what it shows: group 1 the target (up to ``#``),
+#: group 2 the label (after ``|``, or ``\|`` inside a table cell), None
+#: without one. For turning links into their visible text, not for resolving.
+WIKILINK_PARTS = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\\?\|([^\]]*))?\]\]")
+#: A value that is exactly one wikilink (a frontmatter field such as
+#: ``rule: "[[rules/x]]"``), group 1 its target.
+WIKILINK_VALUE = re.compile(r"^\s*!?\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]\s*$")
+#: A Markdown link's destination without spaces, ``](dest)``.
+MDLINK_DEST = re.compile(r"\]\([^)\s]*\)")
+#: A Markdown link's destination to the end of the line, closed or not: a
+#: generous match, for bounds that may remove more than the link.
+MDLINK_DEST_LOOSE = re.compile(r"\]\([^)\n]*\)?")
+#: A reference-style link's use, ``][ref]``.
+MDLINK_REF_USE = re.compile(r"\]\[[^\]\n]*\]")
+#: A link reference definition, ``[ref]: dest``, anywhere on a line (inside
+#: list items and quotes a definition follows the markers).
+MDLINK_REF_DEF = re.compile(r"\[[^\]\n]+\]:.*$", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
