@@ -263,8 +263,8 @@ def read_transcript(path: str | Path) -> Session:
 #: Openings of a turn that push back on what the agent just did. Matched
 #: case-insensitively at the start of the turn or of one of its sentences
 #: (after "ok,", "hm," and the like). Tuned on the labelled sessions in
-#: tests/fixtures/transcripts/ (01-13 and h1-h5; the v2-* sessions are held
-#: out; precision and recall in docs/learning-loop.md).
+#: tests/fixtures/transcripts/ (01-13, h1-h5, then v2-*; the v3-* sessions
+#: are held out; precision and recall in docs/learning-loop.md).
 PUSHBACK_PATTERNS: tuple[str, ...] = (
     r"no+(?:pe)?\b(?!\s+(?:problem|worries|rush|need\b|thanks?\b|idea\b|clue\b|worry\b|hurry\b|changes?\b|more\b|longer\b|i?\s*don'?t\b))",
     r"(?:that'?s|that is|this is|it'?s|it is)\s+(?:not\s+(?:right|correct|what i (?:asked|meant|wanted|said))|wrong|incorrect|broken|the wrong)",
@@ -279,6 +279,11 @@ PUSHBACK_PATTERNS: tuple[str, ...] = (
     r"(?:please\s+)?(?:undo|revert|roll ?back|put (?:it|that) back)\b",
     r"(?:it|this|that|the \w+) (?:still|now) (?:fails|doesn'?t|does not|isn'?t|is not|won'?t|breaks|errors|crashes)\b",
     r"(?:you|it) (?:did|made) (?:it|things) worse\b",
+    # widened on the v2-* sessions: a halt, an omission or a side effect
+    # stated as fact ("hold on, ...", "you left out ...", "that also removed ...")
+    r"(?:hold|hang) on\b|wait a (?:sec(?:ond)?|minute|moment)\b",
+    r"(?:you|u)\s+(?:left out|left off|omitted|skipped|dropped|removed|deleted|lost|overwrote|only)\b",
+    r"(?:that|this|it|which)\s+(?:also\s+|just\s+)?(?:removed|deleted|wiped|dropped|broke|overwrote|erased|killed|lost|undid|reverted)\b",
 )
 #: Phrases that push back wherever they stand in the turn: a contrast that
 #: puts something right ("use UTC, not local time"), a rule stated against
@@ -291,6 +296,11 @@ PUSHBACK_ANYWHERE: tuple[str, ...] = (
     r"\b(?:was|were|is) not (?:asked|requested|what i)\b",
     r"\b(?:i|we) (?:didn'?t|did not|never) ask\b",
     r"\bbut (?:the |this |that |it )?[\w ./-]{0,40}\bshould (?:be|have|use|go)\b",
+    # widened on the v2-* sessions: a measure judged ("7 is too short"), a
+    # better way offered ("... would read better"), a doubt ("or did you make it up?")
+    r"\b(?:is|are|was|were)\s+(?:way\s+|much\s+|far\s+)?too\s+(?:short|long|small|big|large|slow|low|high|much|many|few|strict|loose|late|early|vague|verbose|wordy)\b",
+    r"\bwould (?:read|look|work|be) (?:better|clearer|nicer|simpler)\b",
+    r"\bdid you (?:make (?:it|that|this|them) up|invent|just guess|guess|actually|really|even)\b",
 )
 _PUSHBACK = re.compile(r"(?:^|(?<=[.!?;:\n])\s*|^(?:ok(?:ay)?|hm+|well|wait|ugh|sorry|but|actually|hmm+|nah)[,.!\s]+)(?:" + "|".join(PUSHBACK_PATTERNS) + ")"
                        + "|" + "|".join(PUSHBACK_ANYWHERE), re.I)
