@@ -89,3 +89,15 @@ def test_only_vault_defines_link_patterns() -> None:
             if any(piece in text for text in texts for piece in _LINK_SYNTAX):
                 offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
+
+
+def test_every_command_is_listed_in_its_family() -> None:
+    """The command line imports a family only for the commands FAMILIES lists
+    for it, so each family's COMMANDS and its FAMILIES entry must agree."""
+    import importlib
+
+    from brainwork.cli import FAMILIES
+
+    for module, names in FAMILIES.items():
+        listed = sorted(c.name for c in importlib.import_module(module).COMMANDS)
+        assert listed == sorted(names), module

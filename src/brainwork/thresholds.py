@@ -17,15 +17,15 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 
 #: Frontmatter whose YAML aliases (``*name``) expand to more values than this
 #: is not parsed: a "billion laughs" block of a few hundred bytes expands to
-#: 9^9 values and hung the indexer at 3 GB of memory (found in QA). Real
+#: 9^9 values and would hang the indexer at 3 GB of memory. Real
 #: frontmatter holds tens of values.
 MAX_YAML_VALUES = 100_000
 
 #: How long a command waits for a store another brainwork process holds
 #: (seconds) before it gives up with "in use by another brainwork process".
 #: Kùzu refuses a second process at once; agents run capture hooks in
-#: parallel (each holds the store ~0.5 s), and 4 of 5 parallel captures
-#: failed without waiting (found in QA). ``$BRAINWORK_STORE_WAIT`` overrides
+#: parallel (each holds the store ~0.5 s), and without waiting 4 of 5
+#: parallel captures fail. ``$BRAINWORK_STORE_WAIT`` overrides
 #: it (0: fail at once).
 STORE_BUSY_WAIT_SECONDS = 10.0
 
@@ -62,14 +62,14 @@ class Thresholds:
 
     - ``max_file_bytes``: files over this are not parsed (bytes, default 5 MiB).
     - ``stub_chars``: a page with fewer characters of body text is a stub
-      (characters after removing frontmatter, markup and link syntax; issue 3).
+      (characters after removing frontmatter, markup and link syntax).
     - ``diary_title_chars``: a title this long or longer names an event, not a
-      thing (characters; issue 3).
+      thing (characters).
     - ``duplicate_similarity``: pairs scoring at least this are suspected
-      duplicates (0..1; issue 3).
+      duplicates (0..1).
     - ``merge_candidate_similarity``: pairs at least this similar are proposed
-      for merging (0..1; issue 3).
-    - ``oversize_bytes``: a page over this should be split (bytes; issue 3).
+      for merging (0..1).
+    - ``oversize_bytes``: a page over this should be split (bytes).
     - ``duplicate_name_weight``: weight of the names score (title, aliases,
       file name) in the lexical duplicate score; the body weighs the rest
       (0..1; with 0.4 a duplicate needs names >= 0.7 and body >= 0.8 alike,
@@ -78,10 +78,10 @@ class Thresholds:
     - ``retarget_similarity``: an existing page is suggested as the new target
       of a dead link when one of its names is at least this similar to the
       written target (0..1, rapidfuzz ratio; at 0.6 "Example" already
-      suggested "Templates" on the Obsidian help vault; issue 3 §1 ``dead-link``).
+      suggested "Templates" on the Obsidian help vault; the ``dead-link`` finding).
     - ``thing_title_similarity``: a diary title's suggested thing-title names
       an existing thing page when at least this similar to its title (0..1,
-      rapidfuzz token-sort ratio; issue 3 §1 ``diary-title``).
+      rapidfuzz token-sort ratio; the ``diary-title`` finding).
     - ``cluster_similarity``: two corrections' lesson similarity
       (brainwork.learn.consolidate.lesson_matrices: the weighted mean of the
       cosines of their ``correct``, ``why`` and ``wrong``, field by field,
@@ -110,11 +110,11 @@ class Thresholds:
       keeps them apart without splitting a lesson (0.40 lets one-offs in).
     - ``rule_match_similarity``: a cluster whose centroid is this similar to
       an existing candidate or active rule is proposed as evidence for it, not
-      drafted again (0..1, cosine; issue 4 §3).
+      drafted again (0..1, cosine).
     - ``rule_contradiction_margin``: a cluster matching an active rule
       contradicts it (and is drafted as a superseding rule) when the rule text
       is closer to the corrections' ``wrong`` text than to their ``correct``
-      text by at least this much (cosine difference; issue 4 §3).
+      text by at least this much (cosine difference).
     - ``supersede_similarity``: a cluster that contradicts an active rule is
       drafted as superseding it only when both teach the same lesson: the
       rule's text+why and the centroid of the cluster's lessons (each
@@ -180,7 +180,7 @@ class Thresholds:
     - ``vector_index_min_rows``: from this many embedded pages on, vector
       search uses Kùzu's HNSW index; below, brute force is faster (rows;
       brute force measured ~2.8 ms at 10k and ~17 ms at 50k rows, HNSW
-      ~3.3 ms at 10k; building the index ~2 s per 1,000 rows; issue 4).
+      ~3.3 ms at 10k; building the index ~2 s per 1,000 rows).
     - ``recall_min_similarity``: a prior task joins a recall answer on its
       own evidence when max(cosine to the task page, best cosine to one of
       its corrections) + the weighted title/tag overlap reaches this, and

@@ -5,7 +5,8 @@ imports them from here. A vault may extend the page types in ``brainwork.toml``
 (see :mod:`brainwork.config`), never the edges: the edge set is the schema of
 the graph store.
 
-Source: issue 2 ("The vault format"), which fixes the closed vocabulary.
+The vocabulary is closed (docs/vault-format.md lists it): a page type
+outside it is an ``untyped`` finding, not a new kind.
 """
 
 from __future__ import annotations

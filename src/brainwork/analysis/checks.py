@@ -27,7 +27,7 @@ from brainwork.analysis.titles import diary_title
 from brainwork.config import Config
 from brainwork.model import ParseError
 from brainwork.store import Store
-from brainwork.store import graph, quality
+from brainwork.store import graph, quality, vectors
 from brainwork.store.quality import LinkRow, PageColumns
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
@@ -392,10 +392,6 @@ def diary_title_check(ctx: Context) -> list[Finding]:
 
 def _embeddings(ctx: Context, ids: list[str]) -> dict[str, np.ndarray]:
     """Cached page embeddings of ``ids`` (none when the store has none)."""
-    try:
-        from brainwork.store import vectors
-    except ImportError:
-        return {}
     try:
         if not vectors.count(ctx.store):
             return {}

@@ -3,7 +3,7 @@ certificate for billing expiring") rather than a thing ("Billing certificate").
 
 A memory is searched by *what* something is about; a title built around a
 date or a ticket number hides that and multiplies pages about one thing.
-Rule (issue 3 §1): a title is a diary title when it is at least
+Rule: a title is a diary title when it is at least
 ``Thresholds.diary_title_chars`` characters long or contains a date in any
 common form. Recognised date forms (the year always has four digits, so
 version numbers such as ``2.1.10`` are not dates)::

@@ -54,9 +54,6 @@ class LazyGroup(BrainworkGroup):
                 if cmd_name in names:
                     self._load(module)
                     break
-        if cmd_name not in self.commands:  # a command its family added but FAMILIES does not list yet
-            for module in FAMILIES:
-                self._load(module)
         return self.commands.get(cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -31,8 +31,8 @@ class OneLineUsageError(click.ClickException):
 
 class BrainworkGroup(click.Group):
     """A group whose commands turn :class:`UserError` and click's usage
-    errors into one line on stderr + exit 2 (issue 2: no usage dump, no
-    traceback)."""
+    errors into one line on stderr + exit 2 (a user error is no bug: no
+    usage dump, no traceback)."""
 
     def make_context(self, *args, **kwargs) -> click.Context:
         try:

@@ -1,4 +1,4 @@
-"""Commands of the learning step (issue 4 §3-§5, §7): ``consolidate``,
+"""Commands of the learning step (docs/learning-loop.md): ``consolidate``,
 ``rules``, ``replay``, ``approve``, ``reject``, ``retire``, ``doctrine``.
 
 Registered through :mod:`brainwork.cli.learn` (its ``COMMANDS``). Each is a

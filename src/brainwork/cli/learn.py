@@ -1,6 +1,5 @@
-"""Commands of the learning loop (issue 4): ``capture``, ``embed``, ``recall``
-(and, from the consolidation side, ``consolidate``, ``rules``, ``approve``,
-``reject``, ``doctrine``).
+"""Commands of the learning loop (docs/learning-loop.md): ``capture``, ``embed``, ``recall``
+(the learning step's are in :mod:`brainwork.cli.consolidation`).
 
 Each command is a thin shell over :mod:`brainwork.learn`; the same functions
 serve the workbench.
@@ -255,9 +254,3 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
 
 
 COMMANDS = [capture_group, embed_cmd, recall_cmd]
-
-# The learning step's commands (consolidate, rules, approve, reject, retire,
-# doctrine) live in brainwork.cli.consolidation.
-from brainwork.cli.consolidation import COMMANDS as _CONSOLIDATION  # noqa: E402
-
-COMMANDS += _CONSOLIDATION

@@ -1,4 +1,4 @@
-"""Capture: the write path of the learning loop (issue 4 §1).
+"""Capture: the write path of the learning loop.
 
 :func:`capture` writes one new record page — a task, correction, source,
 tool, decision or artifact — with its key fields and typed edges, and indexes
@@ -72,7 +72,8 @@ FOLDERS: dict[str, str] = {
 CAPTURE_TYPES: tuple[str, ...] = tuple(FOLDERS)
 #: Types whose file names start with the creation date (events, not things).
 DATED_TYPES = ("task", "correction")
-#: A correction is useless without these three (issue 4 §1).
+#: A correction teaches nothing without these three: what went wrong, what
+#: is correct, and why it matters.
 CORRECTION_REQUIRED = ("wrong", "correct", "why")
 #: The field a title is taken from when none is given, per type.
 TITLE_FROM: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,4 @@
-"""Consolidation: recurring corrections become candidate rules (issue 4 §3).
+"""Consolidation: recurring corrections become candidate rules.
 
 One pass (:func:`consolidate`):
 
@@ -167,7 +167,7 @@ class ConsolidationReport:
     seconds: float = 0.0
 
     def to_json(self) -> dict:
-        """``{"clusters": [...], "candidates_created": N}`` (issue 4 §3)."""
+        """``{"clusters": [...], "candidates_created": N}``."""
         return {"clusters": [c.to_json() for c in self.clusters], "candidates_created": self.candidates_created}
 
 

@@ -1,4 +1,4 @@
-"""The correction inbox (issue 4 §8): unresolved corrections, newest first,
+"""The correction inbox: unresolved corrections, newest first,
 with the task each came from and the cluster consolidation put it in; and
 dismissing one (undoable).
 

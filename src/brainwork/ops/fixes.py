@@ -1,4 +1,4 @@
-"""Small undoable fixes offered by the quality bar (issue 3 §2, §3): set a
+"""Small undoable fixes offered by the quality bar (docs/findings.md): set a
 page's type, retarget a link (dead or not), remove a dead link, create the
 missing page for a dead link, dismiss a finding.
 

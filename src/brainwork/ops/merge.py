@@ -1,6 +1,6 @@
 """Merge page SOURCE into page TARGET (irreversible).
 
-What a merge does (issue 3 §2):
+What a merge does (docs/operations.md, "merge"):
 
 - every link to SOURCE, in every file, is redirected to TARGET (the same
   link rewriting as a rename, :mod:`brainwork.ops.relink`; labels and

@@ -99,7 +99,8 @@ def neighbours_out(store: Store, ids: list[str], tables: dict[str, str]) -> list
 def record_hits(store: Store, hits: list[tuple[str, str]], query: str, at: str | None = None) -> None:
     """Log that recall served these ``(page id, kind)`` pairs for ``query``
     (``at``: ISO-8601 UTC, default now; ``query`` kept to 500 characters).
-    Read back for pruning (issue 4 §5)."""
+    Read back for pruning (:mod:`brainwork.learn.prune`: a rule recall
+    never serves is a candidate to retire)."""
     if not hits:
         return
     at = at or datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -35,8 +35,8 @@ def _process_umask() -> int:
 
 
 #: Permission bits of a page we create, as ``open()`` would give it
-#: (``mkstemp`` alone makes 0600: renamed, captured or split pages were
-#: unreadable to the group and others, found in QA).
+#: (``mkstemp`` alone makes 0600, which would leave renamed, captured or
+#: split pages unreadable to the group and others).
 NEW_FILE_MODE = 0o666 & ~_process_umask()
 
 
