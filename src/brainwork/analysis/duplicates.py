@@ -1,45 +1,18 @@
 """Suspected duplicate pages: block cheaply, then score candidate pairs.
 
-Scores (all 0..1, rapidfuzz on case-folded text with punctuation removed):
+Scores are 0..1: ``names`` (best ratio between the pages' titles, aliases
+and file names), ``body`` (token-sort ratio of their words), ``lexical =
+w * names + (1 - w) * body`` with ``w`` = ``Thresholds.duplicate_name_weight``,
+and, when the store holds both pages' embeddings, ``score = (lexical +
+semantic) / 2`` (else ``score = lexical``). A pair is a duplicate from
+``Thresholds.duplicate_similarity`` on, a merge candidate from
+``Thresholds.merge_candidate_similarity``. Only pairs sharing a block are
+scored: shared rare body terms (a bottom-k MinHash sketch) or a name equal
+once reduced to letters and digits. docs/findings.md (``duplicate``) has
+the walkthrough and the limitation that follows from blocking.
 
-- ``names``: the best ``fuzz.ratio`` between any name of one page and any
-  name of the other; a page's names are its title, its aliases and its file
-  name (``tools/pg-dump`` -> ``pg dump``).
-- ``body``: ``fuzz.token_sort_ratio`` of the two bodies' words (order of
-  words ignored, so moved sentences still match; link syntax is reduced to
-  what the link shows).
-- ``lexical = w * names + (1 - w) * body`` with ``w`` =
-  ``Thresholds.duplicate_name_weight`` (0.4).
-- ``semantic``: cosine similarity of the two pages' cached embeddings, when
-  the store holds embeddings of both (``brainwork embed``); then
-  ``score = (lexical + semantic) / 2``, else ``score = lexical``.
-
-A pair is a duplicate when ``score >= Thresholds.duplicate_similarity`` and a
-merge candidate when ``score >= Thresholds.merge_candidate_similarity``.
-
-Comparing all pairs would cost n²/2 scorings (50 million at 10,000 pages), so
-pairs are first *blocked*; only pairs that share a block are
-scored:
-
-1. by shared rare body terms (words and adjacent word pairs): a term found
-   on 2 to ``MAX_POSTING`` pages is *shared rare* (a term on one page links
-   nothing, a term on many pages is common). Each page is sketched by the
-   ``DUPLICATE_SKETCH`` smallest hashes of its shared rare terms (a bottom-k
-   MinHash sketch); pages sharing at least ``SKETCH_MIN_SHARED`` sketch
-   values are candidates. Pages whose texts overlap strongly (as any pair
-   scoring near the threshold does) share most of their sketch.
-2. by names: pages sharing a name once everything but letters and digits
-   is removed (``pg_dump`` = ``pgdump``) are candidates, so two near-empty
-   pages with one name are compared although their bodies share no words.
-
-Limitation: two pages whose bodies share almost no words and whose names
-differ are never compared, even if an embedding would call them alike (the
-semantic score only re-scores blocked pairs).
-
-Before the exact body score, cheap bounds drop pairs that cannot reach the
-threshold (the best possible score with the names score and with the body
-lengths). Words are hashed with a stable 64-bit hash (blake2b), so blocking
-and therefore the findings are the same in every run.
+Invariant: words are hashed with a stable 64-bit hash (blake2b), so the
+findings are the same in every run.
 """
 
 from __future__ import annotations

@@ -2,47 +2,18 @@
 
 ``recall(config, store, "TASK DESCRIPTION")`` answers "what did earlier
 work teach that bears on this task?" — what the doctrine does not already
-say. The doctrine itself is left out: the agent has it from session start
-(``brainwork doctrine``, a SessionStart hook), and repeating it filled most
-of every answer.
+say (the agent has the doctrine from session start). Prior tasks are ranked
+by four terms (task, situation, overlap, lesson) and rendered with their
+lessons, sources and tools; docs/learning-loop.md section 3 gives the
+formula, the thresholds and the figures that chose them.
 
-**Ranking.** A prior task is scored by what it was *and* what it taught:
-
-- ``task``: cosine of the description to the task page (title, request,
-  summary, tags, body; :func:`brainwork.learn.embed.page_text`);
-- ``situation``: the best cosine of the description to one of the task's
-  corrections (their page text says what went wrong in which situation:
-  "ran the write command in the prod terminal"), weighted by
-  ``recall_situation_weight``;
-- ``overlap``: the share of the description's content words in the task's
-  title and tags, weighted by ``recall_overlap_weight``;
-- ``lesson``: tasks that taught the same lesson as the best matches: the
-  best cosine between one of the task's corrections and one of the
-  corrections of the (at most :data:`ANCHORS`) best tasks by the three terms
-  above that join on their own evidence, weighted by ``recall_lesson_weight``. It
-  brings in earlier work whose surface differs (a Jenkins failure for a
-  GitHub Actions one) but whose correction is the same.
-
-A task joins on its own evidence — ``max(task, situation)`` plus the
-weighted overlap reaches ``recall_min_similarity`` (the sum above ranks; a
-sum of small similarities is no evidence) — or, once some task did, when
-its whole score reaches it too; best first, at most
-``recall_tasks`` of them (:mod:`brainwork.thresholds`; the figures that
-chose them are in docs/learning-loop.md, ``benchmarks/bench_recall.py``).
-Without vectors of the current embedder the score is the word overlap alone
-(``Recall.vectors`` False).
-
-**Rendering.** Each task with its lessons as ``wrong -> correct (why)``,
-the sources it cited that held up (``reliability: held-up``) and the tools
-that were the right choice (``right_choice: true``); ``index=True`` adds a
-compact index of page titles (pages nearest the description first). Every
-line names a page id. The budget (characters) is hard: ``Recall.text``
-never exceeds it; what did not fit is counted in-band in the last line.
-What was served is logged (:func:`brainwork.store.recall.record_hits`).
-
-:func:`recall` does not embed pages itself (it must answer in well under
-200 ms on a warm 10,000-page vault); callers run
-:func:`brainwork.learn.embed.embed_pages` first (the CLI does).
+Invariants: ``Recall.text`` never exceeds the budget (characters; what did
+not fit is counted in its last line); every line names a page id; what was
+served is logged (:func:`brainwork.store.recall.record_hits`); without
+vectors of the current embedder the score is the word overlap alone.
+:func:`recall` never embeds pages itself (it must answer well under 200 ms
+on a warm 10,000-page vault): callers run
+:func:`brainwork.learn.embed.embed_pages` first.
 """
 
 from __future__ import annotations

@@ -1,32 +1,17 @@
-"""Rules and the approval gate.
+"""Rules and the approval gate: nothing becomes doctrine without an explicit
+human decision.
 
-Nothing becomes doctrine without an explicit human decision. A rule page
-(``type: rule``) moves through ``candidate`` -> ``active`` (approved) ->
-``retired``, or ``candidate`` -> ``rejected``. Each decision is one
-undoable operation (:func:`brainwork.ops.unit_of_work.apply`), so
-``brainwork undo`` reverts it byte for byte:
+A rule page (``type: rule``) moves ``candidate`` -> ``active`` ->
+``retired``, or ``candidate`` -> ``rejected``, through :func:`approve`
+(:func:`plan_approval` says beforehand what it will do), :func:`reject`,
+:func:`retire` and :func:`link_corrections`; docs/learning-loop.md section 5
+says which keys each writes.
 
-- :func:`approve` — status ``active``, ``activated: DATE``; does only what
-  the person chose (:func:`plan_approval` says what that is beforehand).
-  The title, rule text, why and apply may be edited in the same step. Only
-  the evidence the person keeps (default: all of it) becomes
-  ``promoted_from:`` links (the inverse key of the ``promoted_to`` edge, so
-  each correction gets a ``promoted_to`` edge to the rule) and ``status:
-  promoted``; the rest goes back to the inbox (``status: open``, its links
-  to the rule removed). Another rule is retired only when ``supersedes``
-  names it (the new rule gets ``supersedes:``, the older one ``status:
-  retired``, ``retired:`` and ``retired_reason:``); a candidate's
-  ``proposed_supersedes:`` is a suggestion the decision reports, never
-  applied by itself.
-- :func:`reject` — status ``rejected``, ``rejected: DATE``,
-  ``rejected_reason:``; the cluster is remembered so consolidation does not
-  propose it again unless new corrections join it.
-- :func:`retire` — an active rule leaves the doctrine (pruning).
-- :func:`link_corrections` — attach corrections to an existing rule as
-  evidence (the correction inbox's "link to rule").
-
-Only the keys named above change; everything else in the files keeps its
-bytes (:mod:`brainwork.vault.edit`).
+Invariants: each decision is one undoable operation
+(:func:`brainwork.ops.unit_of_work.apply`: ``brainwork undo`` reverts it
+byte for byte); only the keys the decision names change, everything else in
+the files keeps its bytes (:mod:`brainwork.vault.edit`); another rule is
+retired only when ``supersedes`` names it, never by a suggestion alone.
 """
 
 from __future__ import annotations
