@@ -61,7 +61,15 @@ def scenario(draw):
     changes: dict[str, str | None] = {}
     for n in draw(st.sets(st.sampled_from(NAMES), min_size=1, max_size=4)):
         rel = n + ".md"
-        changes[rel] = None if rel in initial and draw(st.booleans()) else draw(page_text())
+        kind = draw(st.sampled_from(("remove", "rewrite", "append", "insert"))) if rel in initial else "rewrite"
+        if kind == "remove":
+            changes[rel] = None
+        elif kind == "append":  # words only: links and names as they were
+            changes[rel] = initial[rel] + "more words\n"
+        elif kind == "insert":  # words before the links: their offsets move, their lines do not
+            changes[rel] = initial[rel].replace("text ", "text and more ", 1)
+        else:
+            changes[rel] = draw(page_text())
     return initial, changes
 
 

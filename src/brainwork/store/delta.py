@@ -128,6 +128,14 @@ def stored_columns(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     if not ids:
         return {}
     cols = ", ".join(f"p.{c} AS {c}" for c in COMPARED)
+    if len(ids) <= FEW_FILES:
+        # By primary key, one query each: ``p.id IN $ids`` reads these
+        # columns of every page (~0.07 s at 50,000 pages).
+        out = {}
+        for i in ids:
+            for r in store.rows(f"MATCH (p:Page {{id: $id}}) RETURN p.id AS id, {cols}", {"id": i}):
+                out[r["id"]] = r
+        return out
     return {r["id"]: r for r in store.rows(f"MATCH (p:Page) WHERE p.id IN $ids RETURN p.id AS id, {cols}", {"ids": ids})}
 
 
@@ -227,7 +235,10 @@ def apply_delta(
         # with labelled endpoints: an unlabelled `()-[]->(m)` pattern can miss
         # rows of the second pair of a multi-pair REL table (kuzu 0.11.3), and
         # deleting a Missing node that still has edges fails.
-        keep: set[str] = set()
-        for table in EDGE_TABLES:
-            keep.update(r[0] for r in store.execute(f"MATCH (:Page)-[:{table}]->(m:Missing) RETURN DISTINCT m.id"))
-        store.execute("MATCH (m:Missing) WHERE NOT m.id IN $keep DELETE m", {"keep": sorted(keep)})
+        # Only a deleted edge to a Missing node (or a removed page's) can
+        # leave one without edges.
+        if removed or any(node == "Missing" and keys for (_, node), keys in edge_deletes.items()):
+            keep: set[str] = set()
+            for table in EDGE_TABLES:
+                keep.update(r[0] for r in store.execute(f"MATCH (:Page)-[:{table}]->(m:Missing) RETURN DISTINCT m.id"))
+            store.execute("MATCH (m:Missing) WHERE NOT m.id IN $keep DELETE m", {"keep": sorted(keep)})
