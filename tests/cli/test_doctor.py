@@ -154,3 +154,19 @@ def test_usage_and_not_a_vault(tmp_path):
     assert not (tmp_path / "empty" / ".brainwork").exists()
     r = doctor(tmp_path / "empty", "--sample", "-1")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_with_a_live_owner(serving):
+    """With `brainwork serve` alive, doctor runs in it (on its open store,
+    no stale-socket problem) and `index --rebuild` is refused: it would
+    replace the files the owner has open."""
+    vault, _proc = serving
+    r = doctor(vault, "--json")
+    assert r.returncode in (0, 1), r.stderr
+    codes = _codes(r)
+    assert "stale-socket" not in codes and "busy" not in codes and "damaged" not in codes
+    assert json.loads(r.stdout)["checked"]["store_pages"] > 100
+    r = subprocess.run([BRAINWORK, "index", "--rebuild", "--vault", str(vault)], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 2 and "close it before `brainwork index --rebuild`" in r.stderr
+    assert not list((vault / ".brainwork").glob("graph.kuzu.before-rebuild-*"))
