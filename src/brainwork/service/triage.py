@@ -44,10 +44,10 @@ class BatchResult:
     done: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
 
-    def describe(self, verb: str) -> str:
-        """``Dismissed 3 corrections (1 left out: …).  (u undoes all)``."""
+    def describe(self, verb: str, noun: str = "row") -> str:
+        """``Dismissed 3 corrections in one operation (1 left out: …).  (u undoes all of it)``."""
         n = len(self.done)
-        text = f"{verb} {n} row{'s' if n != 1 else ''} in one operation"
+        text = f"{verb} {n} {noun}{'s' if n != 1 else ''} in one operation"
         if self.skipped:
             first = self.skipped[0]
             text += f" ({len(self.skipped)} left out: {first.id}: {first.reason}"

@@ -230,7 +230,7 @@ class DreamScreen(learning.ReloadWhenShown, PaneScreen):
             body.update("")
             return
         detail.border_title = f"#{proposal.id} · {proposal.kind}"
-        title = Text(proposal.summary, style="bold")
+        title = Text(proposal.kind, style="bold")
         title.append(f"   {proposal.state} · proposed {proposal.created[:10]}", style="dim")
         head.update(title)
         body.update(detail_table(proposal))

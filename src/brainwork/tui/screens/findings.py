@@ -623,7 +623,7 @@ class FindingsScreen(PaneScreen):
             return
         self._run(
             "fix findings", lambda c, s: triage.apply_suggested_fixes(c, s, fixable),
-            message=lambda result: result.describe("Fixed"),
+            message=lambda result: result.describe("Fixed", "finding"),
             done=lambda result: self._resolved("fix", result.done),
         )
 
@@ -877,7 +877,7 @@ class FindingsScreen(PaneScreen):
                 return
             self._run(
                 "dismiss findings", lambda c, s: triage.dismiss_findings(c, s, keys, reason),
-                message=lambda result: result.describe("Dismissed"),
+                message=lambda result: result.describe("Dismissed", "finding"),
                 done=lambda result: self._resolved("dismiss", result.done),
             )
 

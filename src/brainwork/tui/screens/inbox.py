@@ -460,7 +460,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             operations.run_operation(
                 self.app, "dismiss corrections",
                 lambda config, store: triage.dismiss_corrections(config, store, ids, reason),
-                message=lambda result: result.describe("Dismissed"),
+                message=lambda result: result.describe("Dismissed", "correction"),
                 done=lambda result: self._triaged("dismiss", result.done, "dismissed"),
             )
 
