@@ -380,3 +380,32 @@ def test_conflict_markers_are_a_parse_error_and_nothing_is_dropped():
     assert page.title == "Chain" and {link.target for link in page.links} == {"Alpha", "Beta"}
     # a lone marker-like line (in a code block explaining git) is no conflict
     assert parse_text("n.md", b"# N\n\n```\n<<<<<<< HEAD\n```\n").errors == []
+
+
+async def test_the_workbench_shows_a_git_warning(make_vault):
+    """An operation run in the open workbench whose commit cannot be made
+    is done, and the warning is a notification."""
+    import asyncio
+
+    from brainwork.tui import operations
+    from brainwork.tui.app import BrainworkApp
+
+    vault = git_vault(make_vault)
+    _detach(vault)
+    app = BrainworkApp(load_config(vault), serve=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(600):
+            if app.store.is_open and app.indexed:
+                break
+            await pilot.pause(0.1)
+        operations.run_operation(app, "rename", lambda config, store: rename(config, store, "Old Note", "New Name"))
+
+        def said() -> list[str]:
+            return [n.message for n in app._notifications if n.title == "git"]
+
+        for _ in range(600):
+            if said():
+                break
+            await asyncio.sleep(0.1)
+        assert said() == ["git: HEAD is detached (check out a branch); 3 files not committed"]
+        assert (vault / "New Name.md").is_file()

@@ -237,9 +237,15 @@ class BrainworkApp(App[None]):
                 severity="warning",
                 timeout=10,
             )
+        from brainwork.tui import git_notices
+
+        self._git_notices = git_notices.attach(self)  # [git] commit warnings as notifications
         self._open_store()
 
     def on_unmount(self) -> None:
+        from brainwork.tui import git_notices
+
+        git_notices.detach(getattr(self, "_git_notices", None))
         if self.owner is not None:
             self.owner.stop()
         live_sync.stop(self)
