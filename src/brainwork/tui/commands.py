@@ -19,6 +19,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from brainwork.tui import learning
+from brainwork.tui.widgets.cells import shown
 
 if TYPE_CHECKING:
     from brainwork.tui.app import BrainworkApp
@@ -59,9 +60,9 @@ class PageCommands(Provider):
         for hit in hits:
             display = Content.from_markup(
                 "page: $title  [$text-muted]$type · $id[/]",
-                title=hit.title or hit.id,
+                title=shown(hit.title or hit.id),
                 type=hit.type or "untyped",
-                id=hit.id,
+                id=shown(hit.id),
             )
             yield Hit(
                 hit.score / 100,

@@ -465,7 +465,7 @@ class GraphScreen(PaneScreen):
         styles = self.query_one("#graph-left").styles
         share = self.app.graph_list_share
         styles.width = f"{LIST_SHARE if share is None else share}%"
-        styles.min_width = MIN_LIST_WIDTH if share is None else None
+        styles.min_width = MIN_LIST_WIDTH if share is None else 0  # 0, not None: None would fall back to the .tcss minimum
 
     # -- store reads ------------------------------------------------------------
     def load_neighbourhood(self) -> None:

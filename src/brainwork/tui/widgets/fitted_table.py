@@ -17,6 +17,13 @@ from textual import events
 from textual.binding import Binding
 from textual.widgets import DataTable
 
+from brainwork.tui.widgets.cells import shown
+
+
+def _shown(cell):
+    """Text cells as the terminal can draw them (see :func:`~brainwork.tui.widgets.cells.shown`)."""
+    return shown(cell) if isinstance(cell, str) else cell
+
 
 @dataclass(frozen=True)
 class ColumnSpec:
@@ -72,7 +79,7 @@ class FittedTable(DataTable):
 
     def set_rows(self, rows: Sequence[tuple[str, Sequence]], cursor_row: int = 0) -> None:
         """Replace the rows: ``(key, cells)`` each; put the cursor on ``cursor_row``."""
-        self._rows = list(rows)
+        self._rows = [(key, [_shown(c) for c in cells]) for key, cells in rows]
         self.clear()
         for key, cells in self._rows:
             self.add_row(*cells, key=key)

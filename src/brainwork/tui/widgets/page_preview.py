@@ -46,7 +46,8 @@ def _value(value: object) -> str:
 def reading_view(body: str) -> str:
     """``body`` with its ``%%comments%%`` removed and each wikilink written as
     a Markdown link (label: the link's label, else its target and heading)
-    whose href is ``brainwork:<target as written>``."""
+    whose href is ``brainwork:<target as written>``; variation selectors
+    dropped (:func:`~brainwork.tui.widgets.cells.shown`)."""
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in comment_spans(body)]
     for link in body_links(body, 0, 1):
         if link.style != "wikilink":
@@ -56,7 +57,7 @@ def reading_view(body: str) -> str:
         edits.append((link.start, link.end, f"[{label}]({LINK_SCHEME}{quote(link.target)})"))
     for start, end, text in sorted(edits, reverse=True):
         body = body[:start] + text + body[end:]
-    return body
+    return shown(body)
 
 
 def header_content(page: StoredPage) -> Content:
@@ -64,7 +65,7 @@ def header_content(page: StoredPage) -> Content:
     lines = [
         Content.from_markup("[b]$title[/b]", title=shown(page.title or page.id)),
         Content.from_markup(
-            "[$accent]$type[/]  [$text-muted]$id[/]", type=page.type or "untyped", id=page.id
+            "[$accent]$type[/]  [$text-muted]$id[/]", type=page.type or "untyped", id=shown(page.id)
         ),
         Content(""),
     ]
