@@ -170,3 +170,22 @@ def test_with_a_live_owner(serving):
                        timeout=300)
     assert r.returncode == 2 and "close it before `brainwork index --rebuild`" in r.stderr
     assert not list((vault / ".brainwork").glob("graph.kuzu.before-rebuild-*"))
+
+
+def test_an_interrupted_rebuild(vault):
+    store = vault / ".brainwork"
+    (store / "rebuild-export-20260101T000000Z").mkdir()
+    r = doctor(vault, "--json")
+    assert r.returncode == 1
+    assert _codes(r) == {"rebuild-leftover": f"rm -r '{store / 'rebuild-export-20260101T000000Z'}'"}
+    # Killed between the two renames of the swap: the new store waits in its side folder.
+    new = store / "rebuild-new-20260101T000000Z"
+    new.mkdir()
+    (store / "graph.kuzu").rename(new / "graph.kuzu")
+    (store / "graph.kuzu.seal").rename(new / "graph.kuzu.seal")
+    codes = _codes(doctor(vault, "--json"))
+    assert codes["rebuild-interrupted"] == f"mv '{new}'/graph.kuzu* '{store}'/"
+    subprocess.run(codes["rebuild-interrupted"], shell=True, check=True)
+    subprocess.run(codes["rebuild-leftover"], shell=True, check=True)
+    new.rmdir()
+    assert doctor(vault).returncode == 0

@@ -59,6 +59,18 @@ def _leftovers(config: Config, owner_alive: bool) -> list[Problem]:
         problems.append(Problem(
             "stale-socket", f"the owner's socket {sock} is left but no workbench or `brainwork serve` answers on it",
             f"rm '{sock}'"))
+    from brainwork.index.rebuild import EXPORT_PREFIX, NEW_PREFIX
+
+    for side in sorted([*config.store.glob(NEW_PREFIX + "*"), *config.store.glob(EXPORT_PREFIX + "*")]):
+        if side.name.startswith(NEW_PREFIX) and (side / "graph.kuzu").exists() and not (config.store / "graph.kuzu").exists():
+            problems.append(Problem(
+                "rebuild-interrupted", f"a rebuild stopped between moving the old store aside and putting the new one "
+                                       f"({side}) in its place", f"mv '{side}'/graph.kuzu* '{config.store}'/"))
+        else:
+            problems.append(Problem(
+                "rebuild-leftover", f"an interrupted `brainwork index --rebuild` left {side} (the store it started "
+                                    "from is still in place; run the rebuild again afterwards if it was damaged)",
+                f"rm -r '{side}'"))
     now = time.time()
     temps = []
     store_dir = os.path.realpath(config.store)
@@ -91,7 +103,7 @@ def _summary(check: StoreCheck) -> str | None:
 
 
 def _fix_text(fix: str) -> str:
-    return f"`{fix}`" if fix.split(" ", 1)[0] in ("brainwork", "rm", "find") else fix
+    return f"`{fix}`" if fix.split(" ", 1)[0] in ("brainwork", "rm", "find", "mv") else fix
 
 
 @click.command("doctor")

@@ -11,11 +11,14 @@ with them). A rebuild
 1. exports the kept tables in a child process, table by table
    (:func:`brainwork.store.integrity.export_history`): a damaged store may
    crash whoever reads it, and one unreadable table loses only itself;
-2. moves the old database files aside (``graph.kuzu`` ->
-   ``graph.kuzu.before-rebuild-<UTC time>``, its ``.wal`` alike): nothing is
-   deleted;
-3. opens a new store, loads the exported tables into it and indexes the
-   vault in full.
+2. builds a new store in ``STORE/rebuild-new-<UTC time>/``: the exported
+   tables loaded, the vault indexed in full;
+3. swaps: the old database files move aside (``graph.kuzu`` ->
+   ``graph.kuzu.before-rebuild-<UTC time>``, its ``.wal`` alike; nothing is
+   deleted) and the new one takes their place (two renames).
+
+A rebuild killed before the swap leaves the old store where it was (run it
+again); the side folders it leaves are named by ``brainwork doctor``.
 
 A store that cannot be opened at all loses its history; the rebuild still
 succeeds and says so in one line (:attr:`RebuildReport.lost`).
@@ -23,6 +26,8 @@ succeeds and says so in one line (:attr:`RebuildReport.lost`).
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -38,6 +43,7 @@ from brainwork.store.integrity import export_history, held_elsewhere, seal_path
 DB_NAME = "graph.kuzu"
 ASIDE_INFIX = ".before-rebuild-"
 EXPORT_PREFIX = "rebuild-export-"
+NEW_PREFIX = "rebuild-new-"
 
 
 @dataclass
@@ -94,6 +100,26 @@ def move_aside(folder: Path, stamp: str) -> list[Path]:
     return moved
 
 
+def _hold(db: Path) -> int | None:
+    """Take the POSIX record lock Kùzu takes on ``db`` (a descriptor to
+    close to release it), or None when there is no file.
+
+    Raises:
+        StoreBusy: another process took it first.
+    """
+    try:
+        fd = os.open(db, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreBusy(f"the store {db} was opened by another brainwork process during the rebuild; "
+                        "close it and try again") from None
+    return fd
+
+
 def _load(store: Store, table: str, path: Path, old_vector_table: str) -> int:
     """Load one exported table into the new store; rows loaded."""
     import pyarrow as pa
@@ -148,8 +174,12 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
             progress(0, 0, "saving the store's history")
         exported = export_history(folder, export, tables)
         report.lost = dict(exported.lost)
-    report.moved_aside = move_aside(folder, stamp)
-    with Store(folder, verify=False) as store:
+    # Kùzu's own lock on the old file, held from here to the swap: a
+    # command started meanwhile waits or says the store is busy instead of
+    # writing history the new store would not have.
+    guard = _hold(db)
+    new = folder / f"{NEW_PREFIX}{stamp}"
+    with Store(new, verify=False) as store:
         if exported is not None:
             old_vec = schema.VECTOR_TABLES[0]
             meta = export / "Meta.arrow"
@@ -168,12 +198,21 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
                 except Exception as exc:  # noqa: BLE001 - named with the kept files below
                     raise UserError(
                         f"the new store could not take the old {table} rows ({' '.join(str(exc).split())}); "
-                        f"the old store is kept as {report.moved_aside[0] if report.moved_aside else db} "
-                        f"and its history in {export}"
+                        f"the old store is left as it was ({db}) and its history is in {export}"
                     ) from None
                 if n:
                     report.kept[table if table not in schema.VECTOR_TABLES else schema.VECTOR_TABLES[0]] = n
         report.sync = sync(config, store, progress, force=True)
+    # The swap: after the first rename the vault has no store until the
+    # second (a crash between them leaves the new one in ``new``).
+    try:
+        report.moved_aside = move_aside(folder, stamp)
+        for path in sorted(new.glob(DB_NAME + "*")):
+            path.rename(folder / path.name)
+    finally:
+        if guard is not None:
+            os.close(guard)
+    shutil.rmtree(new, ignore_errors=True)
     shutil.rmtree(export, ignore_errors=True)
     report.seconds = time.perf_counter() - t0
     return report
