@@ -13,11 +13,17 @@
   test unless the test killed it.
 - ``store``: an open :class:`~brainwork.store.Store` in ``tmp_path`` (closed
   after the test). One Store per path per process (Kùzu).
+- ``hold_store``: ``hold_store(path, seconds=None)`` opens the store at
+  ``path`` in another process (a real subprocess) and returns it once the
+  store is open; it holds the store for ``seconds``, or until the test ends.
 """
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -86,6 +92,42 @@ def store(tmp_path: Path):
         yield s
     finally:
         s.close()
+
+
+_HOLDER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from brainwork.store import Store
+    s = Store(Path(sys.argv[1]))
+    print("ready", flush=True)
+    if len(sys.argv) > 2:
+        time.sleep(float(sys.argv[2]))
+    else:
+        sys.stdin.read()
+    s.close()
+    """
+)
+
+
+@pytest.fixture
+def hold_store():
+    procs: list[subprocess.Popen] = []
+
+    def hold(path: Path, seconds: float | None = None) -> subprocess.Popen:
+        args = [sys.executable, "-c", _HOLDER, str(path)] + ([] if seconds is None else [str(seconds)])
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        procs.append(proc)
+        line = proc.stdout.readline()
+        assert line.strip() == "ready", proc.stderr.read()
+        return proc
+
+    try:
+        yield hold
+    finally:
+        for proc in procs:
+            proc.stdin.close()
+            proc.wait(timeout=30)
 
 
 @pytest.fixture

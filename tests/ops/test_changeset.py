@@ -17,13 +17,6 @@ def vault(make_vault):
     return make_vault({"a.md": "---\ntitle: A\n---\nSee [[b]].\n", "b.md": "# B\n\nbody\n"})
 
 
-@pytest.fixture
-def env(vault, store, tmp_path):
-    config = load_config(vault, tmp_path / "store")
-    sync(config, store)
-    return config, store
-
-
 def test_apply_undo_redo_roundtrip(env, vault) -> None:
     config, store = env
     a = (vault / "a.md").read_bytes()

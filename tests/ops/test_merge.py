@@ -48,11 +48,6 @@ def vault(make_vault):
     })
 
 
-@pytest.fixture
-def env(vault, store, tmp_path):
-    return load_config(vault, tmp_path / "store"), store
-
-
 def test_plan_shows_everything_and_writes_nothing(env, vault) -> None:
     config, store = env
     before = snapshot(vault)

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from brainwork.config import load_config
 from brainwork.errors import UnsafePath, UserError
-from brainwork.index.sync import sync
 from brainwork.ops import changeset as cs
 from brainwork.ops.rename import plan_rename, rename
 from brainwork.store import Store, graph
@@ -45,13 +44,6 @@ def vault(make_vault):
         "other/C.md": "\ufeffCRLF page\r\nsee [[Old Note]]\r\n",
         "img.png": b"\x89PNG",
     })
-
-
-@pytest.fixture
-def env(vault, store, tmp_path):
-    config = load_config(vault, tmp_path / "store")
-    sync(config, store)
-    return config, store
 
 
 def test_rename_rewrites_every_form_and_undo_restores(env, vault) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from brainwork.config import load_config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.ops import changeset as cs
 from brainwork.ops import fixes
@@ -43,11 +42,6 @@ def vault(make_vault):
         "notes/Untyped.md": "---\ntitle: Untyped\n---\nbody [[Other]]\n",
         "notes/fm.md": '---\nrelated:\n  - "[[Nowhere]]"\n  - "[[Other]]"\nused: "[[Ghost]]"\n---\ntext\n',
     })
-
-
-@pytest.fixture
-def env(vault, store, tmp_path):
-    return load_config(vault, tmp_path / "store"), store
 
 
 def test_split_at_level_two_headings_and_undo(env, vault) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pyarrow as pa
@@ -87,34 +86,12 @@ def test_store_folder_that_cannot_be_created(tmp_path):
         Store(blocker / "store")
 
 
-HOLDER = textwrap.dedent(
-    """
-    import sys
-    from pathlib import Path
-    from brainwork.store import Store
-    s = Store(Path(sys.argv[1]))
-    print("ready", flush=True)
-    sys.stdin.read()
-    s.close()
-    """
-)
-
-
 @pytest.fixture
-def held_store(tmp_path):
+def held_store(tmp_path, hold_store):
     """A store folder held open by another process until the test ends."""
     path = tmp_path / "held"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        line = proc.stdout.readline()
-        assert line.strip() == "ready", proc.stderr.read()
-        yield path
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=30)
+    hold_store(path)
+    return path
 
 
 def brainwork_cmd() -> list[str]:

@@ -2,37 +2,24 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from textual.widgets import Static
 
 from brainwork.tui.app import BrainworkApp
 
-HOLD = "import sys; from brainwork.store import Store; s = Store(sys.argv[1]); print('ready', flush=True); sys.stdin.read()"
 
-
-async def test_busy_store_is_reported_and_the_ui_keeps_working(snapshot_config, settle) -> None:
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(snapshot_config.store)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "ready"
-        app = BrainworkApp(snapshot_config)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot)
-            assert not app.store.is_open
-            assert str(snapshot_config.vault) in app.store_error
-            assert "another brainwork process" in app.store_error
-            message = app.screen.query_one("#centre-message", Static)
-            assert message.display and "another brainwork process" in str(message.render())
-            busy = [n for n in app._notifications if n.title == "Vault busy"]
-            assert len(busy) == 1 and str(snapshot_config.vault) in busy[0].message
-            assert app.check_action("reindex", ()) is None
-            await pilot.press("1", "h", "f", "slash", "x")  # nothing to read, nothing breaks
-            await settle(pilot)
-            assert app.return_code is None
-    finally:
-        holder.stdin.close()
-        holder.wait(10)
+async def test_busy_store_is_reported_and_the_ui_keeps_working(snapshot_config, settle, hold_store) -> None:
+    hold_store(snapshot_config.store)
+    app = BrainworkApp(snapshot_config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.store.is_open
+        assert str(snapshot_config.vault) in app.store_error
+        assert "another brainwork process" in app.store_error
+        message = app.screen.query_one("#centre-message", Static)
+        assert message.display and "another brainwork process" in str(message.render())
+        busy = [n for n in app._notifications if n.title == "Vault busy"]
+        assert len(busy) == 1 and str(snapshot_config.vault) in busy[0].message
+        assert app.check_action("reindex", ()) is None
+        await pilot.press("1", "h", "f", "slash", "x")  # nothing to read, nothing breaks
+        await settle(pilot)
+        assert app.return_code is None

@@ -1,4 +1,5 @@
-"""Regressions found in QA: the store and read-only vaults."""
+"""The store and read-only vaults: no store folder is made in one, an
+existing store there still opens."""
 
 from __future__ import annotations
 
@@ -37,8 +38,11 @@ def test_existing_store_in_a_read_only_folder_still_opens(tmp_path):
     vault = tmp_path / "vault"
     vault.mkdir()
     Store(vault / ".brainwork").close()
+    before = sorted(p.name for p in vault.iterdir())
     os.chmod(vault, 0o555)
     try:
-        Store(vault / ".brainwork").close()
+        with Store(vault / ".brainwork") as store:
+            assert store.scalar("RETURN 1") == 1
     finally:
         os.chmod(vault, 0o755)
+    assert sorted(p.name for p in vault.iterdir()) == before

@@ -1,5 +1,5 @@
-"""Regressions in writing pages, found by renaming and undoing in a real
-vault (QA pass)."""
+"""Permission bits of written pages: a new page gets the umask's mode, a
+rewritten one keeps its own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Regressions found by hand-testing ``brainwork index/stats/show`` (QA pass)."""
+"""What ``brainwork index``, ``stats`` and ``show`` print: moved files,
+empty vaults, links on one line, attachments as link targets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Palette search regressions found in QA."""
+"""Palette search: a short title inside the query does not match, longer
+names still match by part."""
 
 from __future__ import annotations
 

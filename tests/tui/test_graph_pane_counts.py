@@ -1,4 +1,5 @@
-"""Regressions found by using the graph pane in a real terminal (QA pass)."""
+"""What the graph pane and the status bar count and say: two-hop pages,
+parse errors, an unindexed vault, an 80-column terminal."""
 
 from __future__ import annotations
 

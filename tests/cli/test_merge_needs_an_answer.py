@@ -1,4 +1,4 @@
-"""Regressions found by using the curation commands from a script (QA pass)."""
+"""``brainwork merge`` without a terminal to answer says what to do."""
 
 from __future__ import annotations
 

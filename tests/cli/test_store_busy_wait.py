@@ -1,36 +1,15 @@
-"""Commands wait a little for a store another process holds (QA pass:
-4 of 5 parallel ``brainwork capture`` calls failed at once with "in use")."""
+"""Commands wait a little for a store another process holds (parallel
+``brainwork capture`` calls must not fail at once with "in use"), then give
+up with one line."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
-
-HOLD_FOR = textwrap.dedent(
-    """
-    import sys, time
-    from pathlib import Path
-    from brainwork.store import Store
-    s = Store(Path(sys.argv[1]))
-    print("ready", flush=True)
-    time.sleep(float(sys.argv[2]))
-    s.close()
-    """
-)
-
-
-def _hold(store, seconds: float) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLD_FOR, str(store), str(seconds)], stdout=subprocess.PIPE, text=True,
-    )
-    assert proc.stdout.readline().strip() == "ready"
-    return proc
-
 
 def _brainwork(*args: str, wait: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
@@ -48,9 +27,9 @@ def vault(make_vault):
     return make_vault({"a.md": "# A\n[[b]]\n", "b.md": "# B\n"})
 
 
-def test_a_command_waits_for_a_short_holder(vault, tmp_path):
+def test_a_command_waits_for_a_short_holder(vault, tmp_path, hold_store):
     store = tmp_path / "s"
-    holder = _hold(store, 1.5)
+    holder = hold_store(store, 1.5)
     try:
         out = _brainwork("stats", "--json", "--vault", str(vault), "--store", str(store))
     finally:
@@ -59,9 +38,9 @@ def test_a_command_waits_for_a_short_holder(vault, tmp_path):
     assert '"pages": 2' in out.stdout and out.stderr == ""  # no notice off a terminal
 
 
-def test_a_command_gives_up_after_the_wait_with_one_line(vault, tmp_path):
+def test_a_command_gives_up_after_the_wait_with_one_line(vault, tmp_path, hold_store):
     store = tmp_path / "s"
-    holder = _hold(store, 30)
+    holder = hold_store(store, 30)
     try:
         started = time.monotonic()
         out = _brainwork("index", "--vault", str(vault), "--store", str(store), wait="1")

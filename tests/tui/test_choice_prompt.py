@@ -1,5 +1,6 @@
-"""The choice prompt with no suggestions (QA pass: retargeting a dead link
-that resembles no page opened on "nothing matches" before anything was typed)."""
+"""The choice prompt with no suggestions: it says so only after a search
+(retargeting a dead link that resembles no page must not open on "nothing
+matches" before anything was typed)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Regressions found by feeding hostile files to the indexer (QA pass)."""
+"""YAML alias expansion is bounded: an alias bomb is a parse error, not a
+hang; ordinary aliases still work."""
 
 from __future__ import annotations
 

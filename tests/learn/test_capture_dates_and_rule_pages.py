@@ -1,4 +1,5 @@
-"""Regressions found by using capture and the approval gate by hand (QA pass)."""
+"""Capture refuses dates that do not exist; the approval gate names the
+page type of a page that is not a rule."""
 
 from __future__ import annotations
 
