@@ -178,7 +178,22 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
     # command started meanwhile waits or says the store is busy instead of
     # writing history the new store would not have.
     guard = _hold(db)
-    new = folder / f"{NEW_PREFIX}{stamp}"
+    try:
+        _build_and_swap(config, report, exported, export, folder / f"{NEW_PREFIX}{stamp}", stamp, progress)
+    finally:
+        if guard is not None:
+            os.close(guard)
+    shutil.rmtree(export, ignore_errors=True)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _build_and_swap(config: Config, report: RebuildReport, exported, export: Path, new: Path, stamp: str,
+                    progress: Progress | None) -> None:
+    """Steps 2 and 3 of the module doc (the caller holds the old file's lock)."""
+    folder = config.store
+    db = folder / DB_NAME
+    tables = list(schema.KEPT_TABLES)
     with Store(new, verify=False) as store:
         if exported is not None:
             old_vec = schema.VECTOR_TABLES[0]
@@ -205,14 +220,7 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
         report.sync = sync(config, store, progress, force=True)
     # The swap: after the first rename the vault has no store until the
     # second (a crash between them leaves the new one in ``new``).
-    try:
-        report.moved_aside = move_aside(folder, stamp)
-        for path in sorted(new.glob(DB_NAME + "*")):
-            path.rename(folder / path.name)
-    finally:
-        if guard is not None:
-            os.close(guard)
+    report.moved_aside = move_aside(folder, stamp)
+    for path in sorted(new.glob(DB_NAME + "*")):
+        path.rename(folder / path.name)
     shutil.rmtree(new, ignore_errors=True)
-    shutil.rmtree(export, ignore_errors=True)
-    report.seconds = time.perf_counter() - t0
-    return report
