@@ -16,6 +16,7 @@ from benchmarks.bench_lessons import (  # noqa: E402
     Correction,
     StatedCount,
     content_words,
+    halves,
     load,
     paraphrase_pairs,
     score,
@@ -110,3 +111,16 @@ def test_unknown_lesson_is_refused(tmp_path, bad):
     )
     with pytest.raises(ValueError, match="unknown lessons"):
         load(p)
+
+
+def test_halves_split_the_data_with_lookalikes_and_oneoffs_in_each():
+    bench = load()
+    a, b = halves(bench)
+    assert a and b and not a & b and a | b == {c.id for c in bench.corrections}
+    for half in (a, b):
+        lessons = {c.lesson for c in bench.corrections if c.id in half}
+        assert None in lessons
+        assert any(x in lessons and y in lessons for x, y in bench.lookalike_pairs)
+    # a lesson is never split between the halves
+    for lesson in {c.lesson for c in bench.corrections if c.lesson}:
+        assert len({c.id in a for c in bench.corrections if c.lesson == lesson}) == 1

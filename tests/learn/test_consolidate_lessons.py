@@ -42,6 +42,19 @@ def test_lesson_surface_drops_the_specifics():
     assert lesson_surface(None) == ""
 
 
+def test_the_wrong_keeps_its_quoted_words_the_correct_does_not():
+    """In a ``wrong`` a quoted string is mostly the act (a button pressed);
+    in a ``correct`` it is the case's term."""
+    from brainwork.learn.consolidate import lesson_parts
+
+    row = {"fields": {"wrong": 'Hit "Re-run all jobs" twice and ran `gh run rerun`.',
+                      "correct": 'Use "Kontoauszug" as the term base says.', "why": "It was a real bug."}}
+    correct, why, wrong = lesson_parts(row)
+    assert wrong == "Hit Re-run all jobs twice and ran."
+    assert correct == "Use as the term base says."
+    assert lesson_surface('Clicked “Build Now” again.', keep_quoted=True) == "Clicked Build Now again."
+
+
 def test_lesson_texts_are_correct_and_why_not_wrong_or_title():
     row = {"title": "Re-ran the job", "fields": {"wrong": "Re-ran the job 4 times.", "correct": "Read the log first.",
                                                    "why": "It was a real bug."}}

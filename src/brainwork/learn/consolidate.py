@@ -182,6 +182,7 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|`[^`]*`")
 #: digit (``MOB-1432``, ``80``).
 _SPECIFIC = re.compile(r"(?<!\S)\S*[^\sA-Za-z,.;:!?'()\-]\S*|(?<!\S)--?\w[\w-]*|\b\w+_\w+\b|\b\w*\d\w*\b")
 _BRACKETED = re.compile(r"\([^()]*\)")
+_QUOTED_WORDS = re.compile(r"\"([^\"]*)\"|“([^”]*)”")
 #: Lesson vectors kept per process, by (embedder name, text): the workbench
 #: consolidates again after every capture; the texts rarely change.
 _LESSON_CACHE: dict[tuple[str, str], np.ndarray] = {}
@@ -192,14 +193,20 @@ _LESSON_CACHE_MAX = 50_000
 LESSON_FILE = "lesson-vectors.npz"
 
 
-def lesson_surface(text) -> str:
+def lesson_surface(text, *, keep_quoted: bool = False) -> str:
     """``text`` without its specifics — quoted strings, inline code,
     bracketed asides and tokens that name a particular thing
     (:data:`_SPECIFIC`) — so that two corrections teaching the same thing
     with different tools, terms or figures compare alike. The original
-    (one line) when nothing would remain."""
+    (one line) when nothing would remain.
+
+    ``keep_quoted``: keep the words of a double-quoted string (the quote
+    marks go; inline code still goes). In a ``wrong`` a quoted string is
+    mostly the act itself — hit "Re-run all jobs", clicked "Build Now" —
+    and dropping it leaves "hit twice without looking at it"."""
     original = _one_line(text)
-    out = _SPECIFIC.sub(" ", _QUOTED.sub(" ", _BRACKETED.sub(" ", original)))
+    quoted = _QUOTED_WORDS.sub(lambda m: f" {m.group(1) or m.group(2) or ''} ", original) if keep_quoted else original
+    out = _SPECIFIC.sub(" ", _QUOTED.sub(" ", _BRACKETED.sub(" ", quoted)))
     out = re.sub(r"\s+([,;.:!?])", r"\1", " ".join(out.split()))
     return out if len(re.findall(r"[A-Za-z]{2,}", out)) >= 2 else original
 
@@ -251,9 +258,11 @@ def _write_lesson_file(path: Path, vectors: dict[str, np.ndarray]) -> None:
 def lesson_parts(correction: dict) -> tuple[str, str, str]:
     """The three texts a correction is compared by when clustering: its
     ``correct``, ``why`` and ``wrong``, each through :func:`lesson_surface`
-    (the title and the task are left out)."""
+    (the ``wrong`` keeping its quoted words: there they name the act; the
+    title and the task are left out)."""
     f = correction.get("fields") or {}
-    return lesson_surface(f.get("correct")), lesson_surface(f.get("why")), lesson_surface(f.get("wrong"))
+    return (lesson_surface(f.get("correct")), lesson_surface(f.get("why")),
+            lesson_surface(f.get("wrong"), keep_quoted=True))
 
 
 def _encode_lessons(texts: list[str], encode: Callable[[list[str]], np.ndarray], name: str,
