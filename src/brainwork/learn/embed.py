@@ -51,6 +51,7 @@ import json
 import os
 import re
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -453,6 +454,94 @@ def _pending(rows: list[dict], state: dict[str, str], name: str, stale_model: bo
     return todo
 
 
+@dataclass
+class EmbedPlan:
+    """What an embedding pass has to do, read from the store in one go
+    (:func:`plan_embedding`), so that the encoding (seconds per hundred
+    pages) can run without holding the store and only the writes need it.
+
+    Attributes:
+        model: the embedder's name (cache keys and ``Meta.vector_model``).
+        todo: ``(page id, key, type, text)`` of every page to (re)embed, in
+            store order (chunks of similar mixed length, so the rate of the
+            first chunks predicts the rest).
+        gone: ids whose vectors go (their pages are gone).
+        reused: vectors of moved pages with unchanged text, by the new id.
+        pages: pages looked at (embedded or cached).
+    """
+
+    model: str
+    todo: list[tuple[str, str, str | None, str]]
+    gone: list[str]
+    reused: dict[str, np.ndarray]
+    pages: int
+
+
+def plan_embedding(config: Config, store: Store, emb: Embedder, ids: Iterable[str] | None = None) -> EmbedPlan:
+    """The pages whose cached vector is missing or stale for ``emb`` (all of
+    them when another embedder made the cache), the vectors to drop (only
+    when ``ids`` is None: every page was looked at), and the vectors of moved
+    pages that can be reused."""
+    rows = _page_rows(store, None if ids is None else list(ids))
+    state = vstore.vector_state(store)
+    cached_model = vstore.current_model(store)
+    # Another embedder made the cache: its vectors are not comparable, so all
+    # are redone (with ``ids``, only those; searches ignore the others).
+    stale_model = cached_model not in (None, emb.name)
+    todo = _pending(rows, state, emb.name, stale_model)
+    gone: list[str] = []
+    if ids is None:
+        live = {r["id"] for r in rows}
+        gone = [i for i in state if i not in live]
+    reused: dict[str, np.ndarray] = {}
+    if todo and not stale_model:
+        by_key = {k: i for i, k in state.items()}
+        moved = {t[0]: by_key[t[1]] for t in todo if t[1] in by_key}
+        if moved:
+            old = vstore.vectors(store, set(moved.values()), model=emb.name)
+            reused = {new: old[was] for new, was in moved.items() if was in old}
+    return EmbedPlan(emb.name, todo, gone, reused, len(rows))
+
+
+def encode_chunk(emb: Embedder, plan: EmbedPlan, chunk: list[tuple[str, str, str | None, str]]) -> list[tuple]:
+    """The rows :func:`brainwork.store.vectors.write_vectors` takes for
+    ``chunk`` (a slice of ``plan.todo``): encoded, or reused from a moved
+    page. Needs no store."""
+    need = [t for t in chunk if t[0] not in plan.reused]
+    mat = emb.encode([t[3] for t in need]) if need else np.zeros((0, DIM), np.float32)
+    vec_of = {t[0]: mat[j] for j, t in enumerate(need)}
+    return [(t[0], t[1], plan.model, t[2], vec_of.get(t[0], plan.reused.get(t[0]))) for t in chunk]
+
+
+def finish_plan(store: Store, plan: EmbedPlan) -> None:
+    """Drop the gone pages' vectors and record the model when nothing was
+    written (a pass that embedded something did both with its first chunk)."""
+    if plan.gone:
+        vstore.write_vectors(store, [], plan.gone)
+    if vstore.current_model(store) is None and plan.pages:
+        vstore.set_current_model(store, plan.model)
+
+
+def time_left(done: float, total: float, seconds: float) -> float | None:
+    """Seconds left at the rate so far (``done`` of ``total`` in
+    ``seconds``), or None before there is a rate to go by."""
+    if done <= 0 or total <= done or seconds <= 0:
+        return 0.0 if total and done >= total else None
+    return seconds / done * (total - done)
+
+
+def format_left(seconds: float | None) -> str:
+    """``"~40 s left"``, ``"~6 min left"``, ``"~1 h 5 min left"``; empty when unknown."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"~{max(1, round(seconds / 10) * 10 if seconds >= 10 else round(seconds))} s left"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"~{minutes} min left"
+    return f"~{minutes // 60} h {minutes % 60} min left"
+
+
 def embed_pages(
     config: Config,
     store: Store,
@@ -474,57 +563,33 @@ def embed_pages(
         unchanged vault). Vectors are written every :data:`CHUNK` texts, so an
         interrupted pass keeps what it finished.
     """
-    rows = _page_rows(store, None if ids is None else list(ids))
-    state = vstore.vector_state(store)
-    cached_model = vstore.current_model(store)
     emb = embedder or loaded_embedder(config)
-    if emb is None and cached_model is not None:
-        # Loading the model costs seconds (torch import): when the cache, made
-        # by the model this config names, already holds every page's current
-        # text, nothing needs the model.
+    if emb is None:
+        cached_model = vstore.current_model(store)
         _folder, expected, _problem = model_folder(config)
-        if cached_model.startswith(f"{expected}@") and not _pending(rows, state, cached_model, False):
-            if ids is None:
-                live = {r["id"] for r in rows}
-                gone = [i for i in state if i not in live]
-                if gone:
-                    vstore.write_vectors(store, [], gone)
-            if progress:
-                progress(0, 0, "embedding")
-            return 0
+        if cached_model is not None and cached_model.startswith(f"{expected}@"):
+            # Loading the model costs seconds: when the cache, made by the
+            # model this config names, already holds every page's current
+            # text, nothing needs the model.
+            plan = plan_embedding(config, store, _Named(cached_model), ids)
+            if not plan.todo:
+                finish_plan(store, plan)
+                if progress:
+                    progress(0, 0, "embedding")
+                return 0
     emb = emb or get_embedder(config)
-    # Another embedder made the cache: its vectors are not comparable, so all
-    # are redone (with ``ids``, only those; searches ignore the others).
-    stale_model = cached_model not in (None, emb.name)
-    todo = _pending(rows, state, emb.name, stale_model)
-    gone: list[str] = []
-    if ids is None:
-        live = {r["id"] for r in rows}
-        gone = [i for i in state if i not in live]
-    total = len(todo)
+    plan = plan_embedding(config, store, emb, ids)
+    total = len(plan.todo)
     if progress:
         progress(0, total, "embedding")
-    if not todo:
-        if gone:
-            vstore.write_vectors(store, [], gone)
-        if vstore.current_model(store) is None and rows:
-            vstore.set_current_model(store, emb.name)
+    if not total:
+        finish_plan(store, plan)
         return 0
-    # Reuse vectors of moved pages whose text is unchanged (same key elsewhere).
-    by_key = {k: i for i, k in state.items()}
-    reuse_ids = {t[0]: by_key[t[1]] for t in todo if t[1] in by_key and not stale_model}
-    reused = vstore.vectors(store, set(reuse_ids.values()), model=emb.name) if reuse_ids else {}
-    # Similar lengths batch together (less padding): sort by length.
-    todo.sort(key=lambda t: len(t[3]))
-    done = 0
     first = True
+    done = 0
     for start in range(0, total, CHUNK):
-        chunk = todo[start : start + CHUNK]
-        need = [t for t in chunk if reuse_ids.get(t[0]) not in reused]
-        mat = emb.encode([t[3] for t in need]) if need else np.zeros((0, DIM), np.float32)
-        vec_of = {t[0]: mat[j] for j, t in enumerate(need)}
-        out = [(t[0], t[1], emb.name, t[2], vec_of.get(t[0], reused.get(reuse_ids.get(t[0], ""), None))) for t in chunk]
-        vstore.write_vectors(store, out, gone if first else (), model=emb.name)
+        chunk = plan.todo[start : start + CHUNK]
+        vstore.write_vectors(store, encode_chunk(emb, plan, chunk), plan.gone if first else (), model=emb.name)
         first = False
         done += len(chunk)
         if progress:
@@ -533,19 +598,32 @@ def embed_pages(
     return total
 
 
+class _Named(Embedder):
+    """Only a name: plans a pass against the cache without loading a model."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
 __all__ = [
     "DIM",
+    "EmbedPlan",
     "Embedder",
     "LexicalEmbedder",
     "OnnxEmbedder",
     "SentenceEmbedder",
     "all_vectors",
     "embed_pages",
+    "encode_chunk",
+    "finish_plan",
+    "format_left",
     "get_embedder",
     "loaded_embedder",
     "model_folder",
     "nearest",
     "page_text",
+    "plan_embedding",
     "text_key",
+    "time_left",
     "vectors",
 ]

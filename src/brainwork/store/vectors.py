@@ -36,7 +36,6 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 import numpy as np
-import pyarrow as pa
 
 from brainwork.store.db import Store
 from brainwork.store.schema import VECTOR_DIM, VECTOR_TABLES, vector_table_ddl
@@ -51,15 +50,34 @@ _META_MODEL = "vector_model"
 #: row; a rebuild of 10k rows ~20 s, measured here on 2 cores).
 REBUILD_ROWS = 500
 
-VEC_SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("key", pa.string()),
-        ("model", pa.string()),
-        ("type", pa.string()),
-        ("vec", pa.list_(pa.float32(), VECTOR_DIM)),
-    ]
-)
+_SCHEMA = None
+
+
+def vec_schema():
+    """The Arrow schema of a vector table's rows (id, key, model, type,
+    vec FLOAT[384]). pyarrow is imported on first use, not with this module:
+    the workbench imports this module at start-up (through the learning
+    loop), and pyarrow's import costs ~0.1-0.2 s of CPU before the first paint."""
+    global _SCHEMA
+    if _SCHEMA is None:
+        import pyarrow as pa
+
+        _SCHEMA = pa.schema(
+            [
+                ("id", pa.string()),
+                ("key", pa.string()),
+                ("model", pa.string()),
+                ("type", pa.string()),
+                ("vec", pa.list_(pa.float32(), VECTOR_DIM)),
+            ]
+        )
+    return _SCHEMA
+
+
+def __getattr__(name: str):
+    if name == "VEC_SCHEMA":  # the schema under its former constant's name
+        return vec_schema()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Progress = Callable[[int, int, str], None]
 
@@ -104,7 +122,9 @@ def vector_state(store: Store) -> dict[str, str]:
     return dict(zip(tbl.column("id").to_pylist(), tbl.column("key").to_pylist()))
 
 
-def _table(rows: list[tuple[str, str, str, str | None, np.ndarray]]) -> pa.Table:
+def _table(rows: list[tuple[str, str, str, str | None, np.ndarray]]) -> "pa.Table":
+    import pyarrow as pa
+
     if rows:
         mat = np.stack([np.asarray(r[4], dtype=np.float32) for r in rows])
     else:
@@ -120,7 +140,7 @@ def _table(rows: list[tuple[str, str, str, str | None, np.ndarray]]) -> pa.Table
             "type": pa.array([r[3] for r in rows], pa.string()),
             "vec": vec,
         },
-        schema=VEC_SCHEMA,
+        schema=vec_schema(),
     )
 
 
@@ -177,8 +197,10 @@ def _rebuild(store: Store, rows, drop: list[str], model: str | None) -> None:
         {"s": SENTINEL_MODEL},
     )
     if keep.num_rows:
+        import pyarrow as pa
+
         mask = pa.array([i not in gone for i in keep.column("id").to_pylist()])
-        keep = keep.filter(mask).cast(VEC_SCHEMA)
+        keep = keep.filter(mask).cast(vec_schema())
     with store.exclusive():
         store.execute(f"DROP TABLE IF EXISTS {new}")
         store.execute(vector_table_ddl(new))

@@ -1,0 +1,245 @@
+"""Embedding a whole vault: ONNX Runtime beside torch, in one run.
+
+``python -m benchmarks.bench_embed [--pages 10000] [--torch-pages 500] [--workdir DIR] [--json]``
+
+On a synthetic vault (:mod:`benchmarks.synth`), indexed first, with the
+model exported to ONNX into the store once (that step loads torch; it is
+what the first ``brainwork embed`` on a new store does):
+
+- **ONNX Runtime, every page**: ``embed_pages`` over the whole vault in a
+  fresh child process (as ``brainwork embed`` runs it: no torch imported,
+  which the child checks), CPU seconds (user + system, all threads), wall,
+  peak RSS, pages/s; and the time-left estimate it would have shown at
+  10%, 25% and 50% against the time it really took from there;
+- **the second pass** over the unchanged vault: pages embedded (target 0);
+- **torch (sentence-transformers), a sample**: the page texts of
+  ``--torch-pages`` pages (a random sample, so of the vault's mix of
+  lengths) encoded in a child with ``BRAINWORK_EMBEDDER=torch``; the same
+  sample encoded by ONNX Runtime in another child, so the two are compared
+  on the same texts; the torch figure for the whole vault is extrapolated
+  from the sample by pages (stated as such in the table);
+- the largest cosine distance between the two paths' vectors on the sample
+  (the rule: at most 1e-3).
+
+Children report their own ``getrusage`` figures, so model loading and
+imports are outside the embedding figure but in the process's RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.harness import REPO, Bench
+from benchmarks.synth import generate
+
+TARGET_CPU = 200.0  # s of CPU for 10,000 pages
+MAX_GAP = 1e-3  # cosine distance between vectors of the same model
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# -- children -------------------------------------------------------------------
+def _config(workdir: Path, store: str = "store"):
+    from brainwork.config import load_config
+
+    return load_config(workdir / "vault", workdir / store)
+
+
+def child_prepare(workdir: Path, pages: int, seed: int) -> dict:
+    """Generate and index the vault, export the model into the pristine store."""
+    from brainwork.index.sync import sync
+    from brainwork.learn.embed import get_embedder
+    from brainwork.store import Store
+
+    vault = workdir / "vault"
+    if not (vault / ".synth.json").is_file():
+        generate(vault, pages, seed, force=True)
+    config = _config(workdir, "pristine")
+    store = Store(config.store)
+    try:
+        report = sync(config, store)
+    finally:
+        store.close()
+    emb = get_embedder(config)  # loads torch, exports, serves the export
+    return {"pages": report.pages, "embedder": type(emb).__name__, "model": emb.name,
+            "graph": getattr(getattr(emb, "_encoder", None), "graph", None),
+            "problem": getattr(emb, "onnx_problem", None)}
+
+
+def child_embed(workdir: Path) -> dict:
+    """``embed_pages`` over the vault in ``workdir/store`` (a copy of the pristine store)."""
+    from brainwork.learn.embed import embed_pages, get_embedder
+    from brainwork.store import Store
+
+    config = _config(workdir)
+    t_load, c_load = time.perf_counter(), _cpu()
+    emb = get_embedder(config)
+    load = {"wall": time.perf_counter() - t_load, "cpu": _cpu() - c_load}
+    store = Store(config.store)
+    marks: list[tuple[int, int, float]] = []
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int, phase: str) -> None:
+        if phase == "embedding" and total:
+            marks.append((done, total, time.perf_counter() - t0))
+            if len(marks) % 8 == 1 or done == total:
+                from brainwork.learn.embed import format_left, time_left
+
+                left = format_left(time_left(done, total, marks[-1][2]))
+                print(f"  embed {done}/{total} {left}", file=sys.stderr, flush=True)
+
+    try:
+        c0 = _cpu()
+        n = embed_pages(config, store, progress=progress, embedder=emb)
+        wall, cpu = time.perf_counter() - t0, _cpu() - c0
+        t1, c1 = time.perf_counter(), _cpu()
+        again = embed_pages(config, store, embedder=emb)
+        again_wall, again_cpu = time.perf_counter() - t1, _cpu() - c1
+    finally:
+        store.close()
+    # What the time-left estimate said at a fraction of the pass, against what was left.
+    eta = []
+    for frac in (0.1, 0.25, 0.5):
+        mark = next((m for m in marks if m[1] and m[0] >= frac * m[1]), None)
+        if mark and mark[2] > 0:
+            done, total, at = mark
+            eta.append({"at": frac, "predicted": at / done * (total - done), "actual": wall - at})
+    heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "sentence_transformers", "transformers"})
+    return {"embedded": n, "wall": wall, "cpu": cpu, "rss_mb": _rss_mb(), "load": load, "model": emb.name,
+            "kind": type(emb).__name__, "again": again, "again_wall": again_wall, "again_cpu": again_cpu,
+            "eta": eta, "heavy_modules": heavy}
+
+
+def child_sample(workdir: Path, n: int, seed: int, out: Path) -> dict:
+    """Encode the page texts of a random sample of ``n`` pages with whatever
+    embedder serves (``BRAINWORK_EMBEDDER`` decides); vectors to ``out``."""
+    import numpy as np
+
+    from brainwork.learn import embed
+    from brainwork.store import Store
+
+    config = _config(workdir, "pristine")
+    store = Store(config.store)
+    try:
+        rows = embed._page_rows(store, None)
+    finally:
+        store.close()
+    rows.sort(key=lambda r: r["id"])
+    sample = random.Random(seed).sample(rows, min(n, len(rows)))
+    texts = [embed.page_text(r) for r in sample]
+    t_load, c_load = time.perf_counter(), _cpu()
+    emb = embed.get_embedder(config)
+    load = {"wall": time.perf_counter() - t_load, "cpu": _cpu() - c_load}
+    emb.encode(texts[:4])  # warm-up (first call allocates)
+    t0, c0 = time.perf_counter(), _cpu()
+    mat = np.concatenate([emb.encode(texts[i : i + embed.CHUNK]) for i in range(0, len(texts), embed.CHUNK)])
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    np.save(out, mat)
+    return {"texts": len(texts), "chars": sum(map(len, texts)), "wall": wall, "cpu": cpu, "rss_mb": _rss_mb(),
+            "load": load, "kind": type(emb).__name__, "model": emb.name}
+
+
+# -- driver ---------------------------------------------------------------------------
+def _child(args: list[str], env: dict | None = None, timeout: float = 7200) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_embed", "--child", *args], cwd=REPO,
+                          stdout=subprocess.PIPE, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+    if proc.returncode != 0:
+        raise RuntimeError(f"child {args} failed ({proc.returncode})")
+    return json.loads([l for l in proc.stdout.splitlines() if l.strip()][-1])
+
+
+def run(pages: int, torch_pages: int, seed: int, workdir: Path) -> Bench:
+    import numpy as np
+
+    bench = Bench("embed", {"pages": pages, "torch_pages": torch_pages, "seed": seed})
+    print(f"preparing {pages} pages in {workdir} (index, ONNX export) ...", file=sys.stderr, flush=True)
+    prep = _child(["prepare", str(workdir), str(pages), str(seed)])
+    bench.add("ONNX export in the store", prep["pages"], unit="pages", detail=f"{prep['embedder']} {prep['model']}, graph {prep['graph']}"
+              + (f"; problem: {prep['problem']}" if prep["problem"] else ""))
+    shutil.rmtree(workdir / "store", ignore_errors=True)
+    shutil.copytree(workdir / "pristine", workdir / "store")
+    print("embedding every page with ONNX Runtime ...", file=sys.stderr, flush=True)
+    full = _child(["embed", str(workdir)])
+    n = full["embedded"]
+    scale = 10_000 / max(n, 1)
+    bench.add(f"ONNX: embed {n} pages, CPU", full["cpu"], target=TARGET_CPU / scale,
+              detail=f"{full['cpu'] / max(n, 1) * 1000:.1f} ms CPU/page; heavy modules {full['heavy_modules']}")
+    bench.add("ONNX: wall", full["wall"], detail=f"{n / max(full['wall'], 1e-9):.1f} pages/s")
+    bench.add("ONNX: pages per CPU second", n / max(full["cpu"], 1e-9), unit="pages/s", lower_is_better=False)
+    bench.add("ONNX: peak RSS (process)", full["rss_mb"], unit="MB")
+    bench.add("ONNX: embedder load", full["load"]["cpu"], detail=f"{full['load']['wall']:.2f} s wall")
+    for e in full["eta"]:
+        bench.add(f"  time left shown at {e['at']:.0%}", e["predicted"], detail=f"actual {e['actual']:.0f} s")
+    bench.add("second pass: pages re-embedded", full["again"], target=0, unit="pages",
+              detail=f"{full['again_cpu']:.2f} s CPU, {full['again_wall']:.2f} s wall")
+
+    print(f"encoding a sample of {torch_pages} pages with torch and with ONNX Runtime ...", file=sys.stderr, flush=True)
+    t_out, o_out = workdir / "torch.npy", workdir / "onnx.npy"
+    torch_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(t_out)], {"BRAINWORK_EMBEDDER": "torch"})
+    onnx_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(o_out)])
+    k = torch_run["texts"]
+    gap = float(np.max(1.0 - np.sum(np.load(t_out) * np.load(o_out), axis=1)))
+    bench.add(f"torch: encode {k} sampled pages, CPU", torch_run["cpu"],
+              detail=f"{torch_run['cpu'] / k * 1000:.1f} ms CPU/page, {torch_run['wall']:.0f} s wall, {torch_run['kind']}")
+    bench.add(f"ONNX: encode the same {k} pages, CPU", onnx_run["cpu"],
+              detail=f"{onnx_run['cpu'] / k * 1000:.1f} ms CPU/page, {onnx_run['wall']:.0f} s wall, {onnx_run['kind']}")
+    bench.add("torch/ONNX CPU ratio (same texts)", torch_run["cpu"] / max(onnx_run["cpu"], 1e-9), unit="x", lower_is_better=False)
+    bench.add(f"torch: {pages} pages, extrapolated from the sample", torch_run["cpu"] / k * pages,
+              detail="CPU s, by pages; not measured whole")
+    bench.add("torch: peak RSS (process)", torch_run["rss_mb"], unit="MB", detail=f"ONNX {onnx_run['rss_mb']:.0f} MB")
+    bench.add("largest cosine distance torch vs ONNX (x 1e-6)", gap * 1e6, target=MAX_GAP * 1e6, unit="",
+              detail=f"{gap:.1e} on {k} page texts; the rule: <= {MAX_GAP:g}")
+    return bench
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        what, rest = argv[1], argv[2:]
+        if what == "prepare":
+            out = child_prepare(Path(rest[0]), int(rest[1]), int(rest[2]))
+        elif what == "embed":
+            out = child_embed(Path(rest[0]))
+        else:
+            out = child_sample(Path(rest[0]), int(rest[1]), int(rest[2]), Path(rest[3]))
+        print(json.dumps(out))
+        return 0
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_embed", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pages", type=int, default=10_000)
+    ap.add_argument("--torch-pages", type=int, default=500, help="pages of the torch sample (extrapolated)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workdir", type=Path, help="keep the vault and stores here (default: a temp dir)")
+    ap.add_argument("--json", nargs="?", const=True, default=False, help="write JSON (default benchmarks/out/embed.json)")
+    args = ap.parse_args(argv)
+    tmp = None
+    workdir = args.workdir
+    if workdir is None:
+        tmp = tempfile.mkdtemp(prefix="brainwork-bench-embed-")
+        workdir = Path(tmp)
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        return run(args.pages, args.torch_pages, args.seed, workdir).report(args.json)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
