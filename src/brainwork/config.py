@@ -1,30 +1,11 @@
 """Per-vault configuration: where the vault and its store are, and
-``brainwork.toml`` at the vault root.
+``brainwork.toml`` at the vault root (every key optional; docs/vault-format.md
+lists them: vocabulary, thresholds, embeddings, ignore, rename, git).
 
 Only entry points (the command line, the workbench's start-up) call
 :func:`load_config`; everything else receives the resulting :class:`Config`.
-
-``brainwork.toml`` (all keys optional)::
-
-    [vocabulary]
-    extra_types = ["meeting", "incident"]   # added to brainwork.vocabulary.PAGE_TYPES
-
-    [thresholds]                            # see brainwork.thresholds.Thresholds
-    stub_chars = 200
-    duplicate_similarity = 0.9
-
-    [embeddings]
-    model = "/path/to/a/sentence-transformers/folder"
-
-    [ignore]
-    folders = ["templates"]                 # not indexed, in addition to hidden folders
-
-    [rename]                                # see RenameSettings
-    keep_alias = false                      # keep the old name in the page's aliases
-    add_title = false                       # write a title: key into a page that has none
-
-    [git]                                   # see GitSettings
-    commit = false                          # commit each operation and capture
+A malformed file or an unknown or mistyped value is a user error naming the
+file.
 """
 
 from __future__ import annotations

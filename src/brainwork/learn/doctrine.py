@@ -1,27 +1,14 @@
 """The doctrine: the active rules, as a compact block for the start of every
 agent session.
 
-**Budget (tokens).** Size is counted in tokens, estimated as
-ceil(characters / 4) (the usual rule of thumb for English text with BPE
-tokenisers), so a budget of N tokens caps the printed block at 4 x N
-characters. The budget is hard: rules are added in priority order while they
-fit, and the block ends with an in-band line saying how many were left out
-and how to see them. The default, ``thresholds.doctrine_budget_tokens``
-(2,500 tokens = 10,000 characters), fits a Claude Code hook's context
-(:data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`).
-
-**Priority.** Most corrected first (the number of corrections a rule was
-drafted or promoted from: its evidence), then the newest (activation date),
-then id — so when the rulebook outgrows the budget the lessons the agent got
-wrong most often stay.
-
-**Scope.** A rule page may carry ``scope:`` — a list of project names
-(``payments-service``) or path globs (``~/work/acme/*``,
-``/srv/*/infra``), like Claude Code's path-scoped rules. A rule without one
-is global. ``cwd=PATH`` keeps the global rules plus those scoped to that
-place: a project name matches the folder name of the git root above PATH
-(or PATH's own folder name outside git), a glob matches PATH or one of its
-parents (:func:`in_scope`). Without ``cwd`` every active rule is shown.
+Invariants: the budget (tokens, estimated as ceil(characters / 4)) is hard:
+rules are added in priority order (most corrected, then newest activation,
+then id) while they fit, and the block ends with an in-band line saying how
+many were left out; a rule with ``scope:`` (project names or path globs)
+is shown only for a ``cwd`` it matches (:func:`in_scope`), a rule without
+one always. The default budget, ``thresholds.doctrine_budget_tokens``, fits
+a Claude Code hook's context (:data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`).
+docs/learning-loop.md section 6 has the details.
 """
 
 from __future__ import annotations

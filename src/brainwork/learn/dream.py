@@ -2,27 +2,16 @@
 without changing the vault.
 
 :func:`dream` (``brainwork dream``, e.g. from cron) asks the read-only parts
-of brainwork what they would change and stores each answer as a proposal
-(``ReviewProposal`` rows, :mod:`brainwork.store.review`):
+of brainwork (consolidation's dry run, the duplicate and diary-title checks,
+pruning) what they would change and stores each answer as a proposal
+(``ReviewProposal`` rows, :mod:`brainwork.store.review`); docs/learning-loop.md
+section 6b lists the kinds.
 
-- ``candidate-rules``: consolidation's dry run
-  (:func:`brainwork.learn.consolidate.consolidate` ``dry_run=True``) would
-  draft candidate rules from recurring corrections;
-- ``merge``: two pages at least ``thresholds.merge_candidate_similarity``
-  alike (the ``duplicate`` check's merge candidates,
-  :mod:`brainwork.analysis.duplicates`; dismissed findings left out);
-- ``retitle``: a page whose title names an event (the ``diary-title``
-  check, :mod:`brainwork.analysis.titles`) and its suggested thing title;
-- ``merge-rules``: two active rules that teach the same lesson, and
-  ``retire-rule``: an active rule whose kind of task went quiet
-  (:func:`brainwork.learn.prune.suggestions`).
-
-Nothing changes until a person accepts a proposal (:func:`accept`); each
-accepted proposal is one operation: consolidation, a rename or a
-retirement are undoable (``brainwork undo``); a merge is irreversible, as
-``brainwork merge`` is, and needs ``yes=True`` (the CLI's ``--yes`` or its
-confirmation). A declined proposal is not raised again; a pending one that
-no longer applies at the next run is dropped.
+Invariants: nothing changes until a person accepts a proposal
+(:func:`accept`), and each accepted proposal is one operation (undoable,
+except a merge, which needs ``yes=True`` as ``brainwork merge`` does); a
+declined proposal is not raised again; a pending one that no longer applies
+at the next run is dropped.
 """
 
 from __future__ import annotations

@@ -1,24 +1,15 @@
 """Remember: file a free-form insight where it will be found again.
 
-``remember(config, store, "insight")`` puts a sentence the agent (or a
-person) learned onto the page about the *thing* it concerns — a customer,
-project, system, person, problem or topic
-(:data:`brainwork.vocabulary.THING_TYPES`), never a task or correction,
-which are events:
+``remember(config, store, "insight")`` puts a sentence onto the page about
+the *thing* it concerns (:data:`brainwork.vocabulary.THING_TYPES`, never a
+task or correction, which are events): the nearest thing page by embedding,
+when it reaches ``thresholds.remember_similarity``, gets it under ``## Notes``
+as ``- YYYY-MM-DD: insight``; otherwise a new ``topic`` page is proposed
+(written with ``create=True``). ``page=`` files it on that page without a
+similarity check. docs/learning-loop.md section 6a has the details.
 
-- the insight is embedded (one encode call) and compared with the cached
-  vectors of the thing pages (:func:`brainwork.store.vectors.nearest`, per
-  thing type); when the nearest reaches ``thresholds.remember_similarity``
-  it is appended under the page's ``## Notes`` heading (added at the end
-  when missing) as ``- YYYY-MM-DD: insight`` — one undoable operation
-  through :func:`brainwork.ops.unit_of_work.apply` (``brainwork undo``);
-- otherwise it proposes a new page: a thing title derived from the insight
-  (its subject phrase; dates and ticket numbers removed,
-  :func:`brainwork.analysis.titles.thing_title`), type ``topic``, the
-  insight as its first note. ``create=True`` writes it (undoable too).
-
-``page=`` files it on that page without a similarity check (the person
-chose it).
+Invariant: each write is one undoable operation
+(:func:`brainwork.ops.unit_of_work.apply`).
 """
 
 from __future__ import annotations
