@@ -104,6 +104,10 @@ def test_seal_follows_clean_closes(tmp_path):
     with Store(folder):  # trailing zeros harm nothing: the probe passes, the store opens
         pass
     assert seal_state(db) == "sealed"
+    db.unlink()  # deleted on purpose to start over: a new store, not a damaged one
+    with Store(folder):
+        pass
+    assert seal_state(db) == "sealed"
 
 
 def test_store_raises_store_damaged_in_process(tmp_path):

@@ -104,12 +104,12 @@ def seal_state(db_path: Path) -> str:
     """``"none"`` (no database file yet), ``"unsealed"`` (no seal: a store
     from before seals, or never closed cleanly), ``"sealed"`` (file as
     closed), ``"changed"`` (written since its last clean close) or
-    ``"truncated"`` (sealed with content, now empty: Kùzu would silently
-    start a new database and lose the history)."""
+    ``"truncated"`` (sealed with content, now an empty file: Kùzu would
+    silently start a new database and lose the history)."""
     stamp = _stamp(db_path)
     seal = read_seal(db_path)
     if stamp is None:
-        return "truncated" if seal and seal["size"] > 0 else "none"
+        return "none"  # deleted (deliberately, with its WAL, to start over): a new store is made
     if seal is None:
         return "truncated" if stamp["size"] == 0 and _wal_path(db_path).exists() else ("none" if stamp["size"] == 0 else "unsealed")
     if stamp["size"] == 0 and seal["size"] > 0:
