@@ -74,6 +74,9 @@ from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
 #: Characters of the dim second line under a rule in the list (it fits the
 #: list at its narrowest).
 PROMPT_EXTRA = 30
+#: Key of an overview item patched from a decision whose figures the
+#: re-read has not brought yet (see :meth:`RulesView.decided`).
+FIGURES_PENDING = "figures_pending"
 #: Order of the status groups in the list, with their headings.
 GROUPS = (("candidate", "Candidates"), ("active", "Active"), ("retired", "Retired"), ("rejected", "Rejected"))
 
@@ -123,6 +126,9 @@ class RulesView:
             if status == "active":
                 rule["activated"] = rule.get("activated") or day
                 rule.update({k: v for k, v in (fields or {}).items() if v is not None})
+                # Its figures (replay since activation) come with the re-read.
+                rule["replay"] = None
+                rule[FIGURES_PENDING] = True
             elif status == "retired":
                 rule["retired"] = day
         for rid in decision.retired:
@@ -543,7 +549,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             extra = _n(len(rule["evidence"]), "correction")
             if rule["id"] in self.edits:
                 extra += " · edited"
-        elif rule["status"] == "active" and self.view is not None and not self.view.figures:
+        elif rule["status"] == "active" and (self.view is not None and not self.view.figures or rule.get(FIGURES_PENDING)):
             extra = "replay: computing…"
         elif rule["status"] == "active":
             lesson = rule.get("replay")
@@ -635,7 +641,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
         self.query_one("#rule-meta", Static).update(self._meta(rule))
         effect = self.query_one("#rule-effect")
-        if rule["status"] == "active" and not view.figures:
+        if rule["status"] == "active" and (not view.figures or rule.get(FIGURES_PENDING)):
             effect.display = True
             self.query_one(EffectChart).clear_effect()
             self.query_one(EffectChart).display = False
