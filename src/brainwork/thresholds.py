@@ -89,7 +89,8 @@ class Thresholds:
       consolidation (0..1, average linkage: the mean similarity between two
       merged groups). With all-MiniLM-L6-v2 on benchmarks/lessons/ in an
       empty vault and in a copy of sample_vault/, 0.25 scores best (ARI
-      0.71 in both; 0.30 splits lessons, ARI 0.67-0.69).
+      0.70 in both at the member checks below; 0.22 merges lessons, 0.28-0.30
+      splits them; docs/learning-loop.md section 4).
     - ``cluster_why_weight``: weight of the ``why`` cosine in that mean, the
       ``correct`` weighing 1 (0..1); also the ``why``'s weight in the lesson
       vector ``unit(e(correct) + w * e(why))`` a cluster's reported
@@ -97,17 +98,18 @@ class Thresholds:
       lessons ("the failure was real"), so it weighs less than what to do.
     - ``cluster_wrong_weight``: weight of the ``wrong`` cosine in that mean
       (0..). A one-off about the same kind of work as a lesson shares its
-      topic, not the act corrected; on the benchmark 0.7 took the one-offs in
-      a candidate from 3/14 (empty vault) and 7/14 (sample copy) to 0/14 in
-      both, 0.5 left 1/14, 1.0 split paraphrases (10/14 joined).
+      topic, not the act corrected (the ``wrong`` keeps its quoted words:
+      there they are the act). On the benchmark 0.7 leaves 1/14 one-offs in
+      a proposal in both vaults; 0.5 lets 2-3/14 in, 1.0-1.3 merge more in
+      the sample copy.
     - ``cluster_member_similarity``: after clustering, each member of a
       cluster of three or more must have at least this mean similarity to
       the other members, else it leaves (0..1; keeps a one-off that is near
       only part of a lesson out of it).
     - ``cluster_pair_similarity``: the same for a cluster of two: its one
       similarity must reach this (0..1). Two unrelated one-offs about one
-      kind of work pair up at the linkage threshold; on the benchmark 0.45
-      keeps them apart without splitting a lesson (0.40 lets one-offs in).
+      kind of work pair up at the linkage threshold. 0.33: above 0.35 the
+      two quote corrections of sample_vault/ (one lesson) no longer pair.
     - ``rule_match_similarity``: a cluster whose centroid is this similar to
       an existing candidate or active rule is proposed as evidence for it, not
       drafted again (0..1, cosine).
