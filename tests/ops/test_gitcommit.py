@@ -359,6 +359,12 @@ def test_a_pull_is_followed_by_sync_and_a_conflict_is_a_parse_error(make_vault, 
             "wrote and delete the three marker lines"]
         shown = served.call(config, ["show", "c"]).stdout
         assert "b" in shown and "Old Note" in shown, shown  # both sides' links still count
+
+        # a served command's git warning reaches its client, not the owner's stderr
+        _detach(a)
+        reply = served.call(config, ["rename", "b", "B renamed"])
+        assert reply.exit_code == 0, reply.stderr
+        assert "brainwork: warning: git: HEAD is detached (check out a branch); 3 files not committed" in reply.stderr.splitlines()
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
