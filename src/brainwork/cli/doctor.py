@@ -30,14 +30,11 @@ from brainwork.index.doctor import HASH_SAMPLE, Problem, StoreCheck, run
 def _leftovers(config: Config, owner_alive: bool) -> list[Problem]:
     """What killed processes leave in the store folder and the vault."""
     from brainwork.ops import journal
+    from brainwork.ops.files import STALE_TEMP_SECONDS
     from brainwork.service import owner
 
     CREATED_DIR = journal.CREATED_DIR
-    try:  # where the write path keeps these names (ops.files / ops.journal; ops.changeset before)
-        from brainwork.ops.files import STALE_TEMP_SECONDS
-        JOURNAL = journal.JOURNAL
-    except (ImportError, AttributeError):
-        from brainwork.ops.changeset import JOURNAL, STALE_TEMP_SECONDS
+    JOURNAL = journal.JOURNAL
 
     problems: list[Problem] = []
     journal = config.store / JOURNAL

@@ -4,9 +4,9 @@ missing page for a dead link, dismiss a finding.
 
 Each fix plans its file edits with span edits (:mod:`brainwork.vault.edit`;
 only the ``type:`` line, only the link's target text ...) and applies them
-through :func:`brainwork.ops.changeset.apply`, so it is journaled, re-indexes
+through :func:`brainwork.ops.unit_of_work.apply`, so it is journaled, re-indexes
 the graph, and is one step in the undo log. Each returns the
-:class:`~brainwork.ops.changeset.Operation` (``details`` says what changed).
+:class:`~brainwork.ops.operation.Operation` (``details`` says what changed).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from urllib.parse import unquote
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.model import Link
-from brainwork.ops import changeset
-from brainwork.ops.changeset import FileChange, Operation
+from brainwork.ops import unit_of_work
+from brainwork.ops.journal import FileChange
+from brainwork.ops.operation import Operation
 from brainwork.ops.relink import BAD_TARGET_CHARS, VaultLinks, _encode_md, _yaml_escape, _yaml_quote_at, choose_target, plan_relink, target_span, watch_for
 from brainwork.ops.rename import file_name_for
 from brainwork.store import Store
@@ -70,7 +71,7 @@ def set_type(config: Config, store: Store, page: str, type_: str) -> Operation:
             (``config.page_types``), or the page cannot be edited.
     """
     change, summary, details = plan_set_type(config, store, page, type_)
-    return changeset.apply(config, store, "set-type", summary, [change], details=details)
+    return unit_of_work.apply(config, store, "set-type", summary, [change], details=details)
 
 
 def plan_set_type(
@@ -110,7 +111,7 @@ def retarget_link(
         UserError: no such link on that page/line.
     """
     change, summary, details = plan_retarget(config, store, page, target, new_target, line)
-    return changeset.apply(config, store, "retarget", summary, [change], details=details)
+    return unit_of_work.apply(config, store, "retarget", summary, [change], details=details)
 
 
 def plan_retarget(
@@ -193,7 +194,7 @@ def remove_link(config: Config, store: Store, page: str, target: str, line: int 
             if fresh:
                 l2 = fresh[0]
                 new_text = replace_spans(new_text, [(l2.start, l2.end, _yaml_escape(_plain(l2, new_text), _yaml_quote_at(new_text, l2.start)))])
-    return changeset.apply(
+    return unit_of_work.apply(
         config, store, "remove-link", f"remove {len(links)} link(s) to {target} on {pid}",
         [FileChange(rel, data, (bom + new_text).encode("utf-8"))],
         details={"page": pid, "target": target, "links": len(links)},
@@ -257,7 +258,7 @@ def create_page(
     relink = plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={},
                          watch=watch_for([new_id], [title]))
     revived = [r for r in relink.revived if r.after == new_id]
-    return changeset.apply(
+    return unit_of_work.apply(
         config, store, "create-page", f"create {rel} for [[{target}]] ({len(revived)} dead link(s) revived)",
         [FileChange(rel, None, text.encode("utf-8"))],
         # The new page is empty on purpose (its text is for the person to
@@ -276,7 +277,7 @@ def dismiss(config: Config, store: Store, key: str, reason: str = "") -> Operati
     """
     if not key:
         raise UserError("a finding key is needed to dismiss it")
-    return changeset.apply(
+    return unit_of_work.apply(
         config, store, "dismiss", f"dismiss {key}" + (f" ({reason})" if reason else ""), [],
         store_actions=[{"do": "dismiss", "key": key, "reason": reason}], details={"key": key, "reason": reason},
     )
@@ -289,7 +290,7 @@ def undismiss(config: Config, store: Store, key: str) -> Operation:
     old = {d.key: d.reason for d in dismissals.dismissals(store)}
     if key not in old:
         raise UserError(f"{key!r} is not dismissed")
-    return changeset.apply(
+    return unit_of_work.apply(
         config, store, "undismiss", f"undismiss {key}", [],
         store_actions=[{"do": "undismiss", "key": key, "reason": old[key]}], details={"key": key},
     )

@@ -72,7 +72,7 @@ class Skip(Exception):
 
 
 def commit_operation(config: Config, journal, changes) -> str | None:
-    """Commit what one unit of work of :mod:`brainwork.ops.changeset` wrote
+    """Commit what one unit of work of :mod:`brainwork.ops.unit_of_work` wrote
     (``journal``: its :class:`~brainwork.ops.journal.JournalEntry`, naming
     the action and operation;
     ``changes``: its :class:`~brainwork.ops.journal.FileChange` list, whose

@@ -7,8 +7,9 @@ It belongs to the store's own history, not to the vault: re-indexing never
 touches it, so a dismissal survives every sync. A dismissal whose finding no
 longer occurs simply matches nothing.
 
-The OPS engineer's undoable ``dismiss`` operation calls :func:`dismiss` and
-:func:`undismiss` as store actions (brainwork.ops.changeset), so each function
+The undoable ``dismiss`` operation (:func:`brainwork.ops.fixes.dismiss`) runs
+:func:`dismiss` and :func:`undismiss` as store actions
+(:data:`brainwork.ops.store_actions.STORE_ACTIONS`), so each function
 is one self-contained statement that may also run inside a caller's
 ``store.write()`` block.
 """

@@ -6,7 +6,7 @@ whether an operation was already recorded), ``kind``, ``summary``,
 ``created`` (ISO 8601 UTC), ``reversible``, ``state`` (``'done'`` |
 ``'undone'``), ``paths`` (vault-relative files touched), ``store_actions``
 and ``details`` (JSON text) and ``payload`` (the encoded before/after bytes;
-encoding owned by :mod:`brainwork.ops.changeset`).
+encoding owned by :mod:`brainwork.ops.operation`).
 
 Rows are read and written as :class:`UndoRow` records.
 
@@ -24,7 +24,7 @@ from brainwork.store.db import Store
 class UndoRow:
     """One row of the undo log, as stored (see the module doc for the
     columns). ``store_actions`` and ``details`` stay JSON text (decoded by
-    :mod:`brainwork.ops.changeset`); ``payload`` is None when only the
+    :class:`brainwork.ops.operation.Operation`); ``payload`` is None when only the
     metadata was read (:func:`listing`, :func:`latest`, :func:`by_token`)."""
 
     id: int

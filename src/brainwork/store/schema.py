@@ -87,7 +87,7 @@ def ddl() -> list[str]:
 #: Later features add their tables here.
 HISTORY_DDL: list[str] = []
 
-# Undo log (brainwork.ops.changeset, queries in store/history.py): one row per
+# Undo log (brainwork.ops.record writes it, queries in store/history.py): one row per
 # reversible operation; ``payload`` is the FileChange list (before/after bytes),
 # zlib-compressed JSON in base64 (Kùzu 0.11.3 takes no bytes parameters).
 HISTORY_DDL.append(

@@ -112,7 +112,7 @@ def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True, strict: 
     bits; a new file gets :data:`NEW_FILE_MODE` (0666 less the umask, as
     ``open()`` would), not ``mkstemp``'s 0600. Returns the absolute path. ``fsync=False`` skips the two fsyncs
     (~8 ms per file here) for a caller that makes many files durable at once
-    and holds a journal meanwhile (:mod:`brainwork.ops.changeset`); the
+    and holds a journal meanwhile (:mod:`brainwork.ops.unit_of_work`); the
     replace stays atomic for readers.
 
     Raises:
