@@ -61,9 +61,21 @@ class Evidence(Mapping):
     def __repr__(self) -> str:
         return repr(dict(self))
 
+    def to_json(self) -> dict[str, Any]:
+        """The fields as plain JSON values (nested records as dicts)."""
+        return {k: _plain(v) for k, v in self.items()}
+
     @classmethod
     def _names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Evidence):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _record(cls):
@@ -208,7 +220,7 @@ class Finding:
       retarget of a dead link, the page an ambiguous link goes to, the thing
       page a diary title resembles; else None.
     - ``evidence``: everything behind the finding, the code's evidence
-      record above (a mapping, JSON-serialisable as ``dict``).
+      record above (a mapping; :meth:`Evidence.to_json` for JSON).
     - ``key``: stable identity for dismissal (``"duplicate:a|b"``,
       ``"dead-link:page|target"``); it does not change when lines move.
     - ``dismissed``: True when the key is dismissed (only returned with
