@@ -14,7 +14,8 @@ and uncommitted; only the index entries of the committed files are updated
 (so ``git status`` does not show them changed). A file the operation
 rewrote that also held the person's uncommitted edits is committed with
 them in it, as ``git commit -- FILE`` would: the operation's bytes are what
-is on disk.
+is on disk. Those bytes are committed as written: ``.gitattributes`` filters
+and end-of-line conversion are not applied (a vault's Markdown needs none).
 
 The store folder (``.brainwork/``) is derived and per machine: when it lies
 inside the repository it is written into ``.git/info/exclude`` (this clone's
@@ -240,6 +241,12 @@ def _commit_locked(repo, config: Config, worktree: Path, controldir: Path, messa
     if head is None or not head.startswith(b"ref: "):
         raise Skip("HEAD is detached (check out a branch)")
     branch = head[len(b"ref: "):].strip()
+    try:
+        split = repo.get_config_stack().get_boolean((b"core",), b"splitIndex", False)
+    except (KeyError, ValueError):
+        split = False
+    if split:  # dulwich writes whole index files only
+        raise Skip("core.splitIndex is on")
     if Path(repo.index_path() + ".lock").exists():
         raise Skip("the index is locked (another git command is running, or index.lock was left behind)")
     author = _identity(repo)
