@@ -139,6 +139,7 @@ class Store:
             if self.db_path.exists() and integrity.looks_damaged(msg):
                 raise integrity.StoreDamaged(self.db_path, msg) from None
             raise UserError(f"cannot open store {self.db_path}: {msg}") from None
+        integrity.opened(self.db_path)
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._closed = False
@@ -158,6 +159,7 @@ class Store:
         if not self._closed:
             self._closed = True
             self._db.close()
+            integrity.closed(self.db_path)
             integrity.write_seal(self.db_path)
 
     def __enter__(self) -> "Store":

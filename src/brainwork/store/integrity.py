@@ -189,6 +189,25 @@ def probe(folder: Path, timeout: float = PROBE_TIMEOUT) -> ProbeResult:
     return ProbeResult(False, reason=_crash_reason(proc))
 
 
+#: Database files this process has open (:class:`~brainwork.store.db.Store`
+#: adds and removes them). For one of these the check is skipped: a probe
+#: child would open the file beside this process, and the lock test's
+#: ``close`` would drop this process's own lock on it.
+OPEN_HERE: set[str] = set()
+
+
+def _key(db_path: Path) -> str:
+    return os.path.realpath(db_path)
+
+
+def opened(db_path: Path) -> None:
+    OPEN_HERE.add(_key(db_path))
+
+
+def closed(db_path: Path) -> None:
+    OPEN_HERE.discard(_key(db_path))
+
+
 def check_before_open(db_path: Path) -> None:
     """Called by :class:`~brainwork.store.db.Store` before it opens the
     database: nothing when the file is as last closed (or new); otherwise a
@@ -197,6 +216,8 @@ def check_before_open(db_path: Path) -> None:
     Raises:
         StoreDamaged: the store cannot be read.
     """
+    if _key(db_path) in OPEN_HERE:
+        return
     state = seal_state(db_path)
     if state in ("none", "sealed", "unsealed"):
         return
