@@ -394,3 +394,16 @@ def test_inbox_with_marks_snapshot_80x24(snap_compare, config, settle) -> None:
 
 def test_inbox_with_marks_snapshot_160x50(snap_compare, config, settle) -> None:
     assert _marked_inbox(snap_compare, config, settle, (160, 50))
+
+
+async def test_home_and_end_go_to_the_first_and_last_row(config, settle) -> None:
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await show(pilot, settle, "4", InboxScreen)
+        first, last = screen.items[0].id, screen.items[-1].id
+        await pilot.press("end")
+        await pilot.pause()
+        assert f"╭─ {last} " in screen_text(app)
+        await pilot.press("home")
+        await pilot.pause()
+        assert f"╭─ {first} " in screen_text(app)

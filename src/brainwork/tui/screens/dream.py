@@ -77,10 +77,6 @@ class DreamTable(FittedTable):
     """The proposals (row keys are proposal ids as text)."""
 
     HELP_TITLE = "proposal list"
-    BINDINGS = [
-        Binding("home", "scroll_top", "First", show=False),
-        Binding("end", "scroll_bottom", "Last", show=False),
-    ]
 
 
 def detail_table(proposal: Any) -> Table:

@@ -147,12 +147,6 @@ class InboxTable(FittedTable):
     """The corrections (row keys are correction ids)."""
 
     HELP_TITLE = "correction list"
-    # DataTable's own home/end scroll sideways; here, as in every list, they
-    # go to the first and the last row.
-    BINDINGS = [
-        Binding("home", "scroll_top", "First", show=False),
-        Binding("end", "scroll_bottom", "Last", show=False),
-    ]
 
 
 #: The marker in front of a marked row's title.

@@ -59,6 +59,10 @@ class FittedTable(DataTable):
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
+        # DataTable's own home/end scroll sideways; in a row list, as in
+        # every other list of the workbench, they go to the first/last row.
+        Binding("home", "scroll_top", "First", show=False),
+        Binding("end", "scroll_bottom", "Last", show=False),
     ]
 
     def __init__(self, specs: Sequence[ColumnSpec], **kwargs) -> None:
