@@ -115,7 +115,7 @@ def doctor_cmd(config: Config, as_json: bool, sample: int) -> None:
     here = served()
     if here is not None:
         problems = _leftovers(config, owner_alive=True)
-        with here.handle.exclusive(60.0) as store:
+        with here.handle.use() as store:  # reads only: beside the owner's other readers
             check = run(config, store, sample)
     else:
         require_vault(config)
