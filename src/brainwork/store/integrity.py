@@ -238,9 +238,9 @@ def looks_damaged(message: str) -> bool:
     """Whether a Kùzu error opening an existing database means its files
     are damaged (rather than busy, missing or forbidden)."""
     low = message.lower()
-    if "lock" in low or "permission denied" in low or "no such file" in low:
-        return False
-    return True
+    not_damage = ("lock", "permission denied", "no such file", "read-only file system", "no space left",
+                  "out of memory", "buffer manager")
+    return not any(m in low for m in not_damage)
 
 
 # -- exporting the history ------------------------------------------------------------
