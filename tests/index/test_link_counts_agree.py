@@ -114,6 +114,7 @@ def test_corpus_counts_agree(corpora, tmp_path):
         again = sync(config, store)
         counts = graph.counts(store)
     assert not again.wrote
+    assert (cold.dead_links, cold.ambiguous_links) == (68, 44)
     assert (cold.dead_links, cold.ambiguous_links) == (again.dead_links, again.ambiguous_links)
     assert (counts.dead_links, counts.ambiguous_links) == (cold.dead_links, cold.ambiguous_links)
     assert counts.edges == cold.edges
