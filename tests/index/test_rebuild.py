@@ -146,3 +146,21 @@ def test_rebuild_with_json_and_no_store_yet(make_vault):
     data = json.loads(r.stdout)
     assert data["kept"] == {} and data["lost"] == {} and data["moved_aside"] == []
     assert data["index"]["pages"] == 3
+
+
+def test_a_table_whose_reading_crashes_is_lost_alone(vault_with_history, monkeypatch):
+    """The export child dies (SIGSEGV) on one table: that table is lost, the
+    child starts again on the rest, and they are kept."""
+    from brainwork.store.probe import CRASH_TABLE_ENV
+
+    config, before = vault_with_history
+    monkeypatch.setenv(CRASH_TABLE_ENV, "Dismissal")
+    report = rebuild(config)
+    assert report.lost == {"Dismissal": "reading it crashed the reader (SIGSEGV)"}
+    assert report.lost_line() == ("history lost (unreadable in the old store): Dismissal — "
+                                  "reading it crashed the reader (SIGSEGV)")
+    with Store(config.store) as store:
+        after = _history(store)
+    assert after["Dismissal"] == []
+    assert {t: rows for t, rows in after.items() if t != "Dismissal"} == \
+        {t: rows for t, rows in before.items() if t != "Dismissal"}

@@ -15,8 +15,15 @@ parent knows which table a crash hit.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from pathlib import Path
+
+#: Test hook: ``--export`` kills itself with SIGSEGV when it starts this table
+#: (as Kùzu does reading a damaged one), so the tests can show a crash loses
+#: only that table.
+CRASH_TABLE_ENV = "BRAINWORK_PROBE_CRASH_TABLE"
 
 
 def _say(**msg) -> None:
@@ -115,8 +122,11 @@ def main(argv: list[str]) -> int:
             _say(unopenable="another process holds the store")
             return 0
         present = {name for (name,) in store.execute("CALL show_tables() RETURN name")}
+        crash_at = os.environ.get(CRASH_TABLE_ENV)
         for table in tables:
             _say(start=table)
+            if table == crash_at:  # test hook: a table whose reading crashes the reader
+                os.kill(os.getpid(), signal.SIGSEGV)
             if table not in present:
                 _say(done=table, rows=0)
                 continue
