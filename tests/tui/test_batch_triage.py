@@ -407,3 +407,36 @@ async def test_home_and_end_go_to_the_first_and_last_row(config, settle) -> None
         await pilot.press("home")
         await pilot.pause()
         assert f"╭─ {first} " in screen_text(app)
+
+
+async def test_batch_link_to_a_rule_is_one_operation(config, settle) -> None:
+    before = vault_bytes(config)
+    backup = "rules/backup-and-dry-run-before-migration"
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await show(pilot, settle, "4", InboxScreen)
+        wanted = ["corrections/2026-10-26-empty-dump-file", "corrections/2026-10-05-schema-only-dump"]
+        wanted = [w for w in wanted if w in [i.id for i in screen.items]]
+        assert len(wanted) == 2
+        for cid in wanted:
+            for _ in range(40):
+                if screen.highlighted_id == cid:
+                    break
+                await pilot.press("j")
+            await pilot.press("space")
+        await pilot.press("l")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, PickRuleScreen) and "2 marked" in modal.title_text
+        options = modal.query_one(RuleOptions)
+        assert options.get_option_at_index(options.highlighted).id == backup  # the closest, preselected
+        await pilot.press("enter")
+        await settle(pilot)
+        for cid in wanted:
+            assert fields(config, cid)["status"] == "promoted"
+            assert cid not in [i.id for i in screen.items]
+        with app.store.use() as store:
+            assert changeset.history(store, limit=1)[0].kind == "link-correction"
+        await pilot.press("u")
+        await settle(pilot)
+        assert vault_bytes(config) == before
