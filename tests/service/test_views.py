@@ -149,9 +149,12 @@ def test_inbox_view_reads_the_store(sample_vault_copy, tmp_path) -> None:
         everything = views.inbox_view(store, include_handled=True)
     assert view.items and len(view.rows) == len(view.items)
     assert [r.id for r in view.rows] == [i.id for i in view.items]
-    assert view.title == f"Correction inbox · {len(view.items)} open · newest first"
+    # open, clustered and proposed corrections are counted apart (sample_vault: 7 and 8)
+    assert view.title == "Correction inbox · 7 open · 8 clustered"
+    assert view.title_marked(3) == "Correction inbox · 7 open · 8 clustered · 3 marked"
     assert all(r.status in ("open", "clustered", "proposed") for r in view.rows)
-    assert len(everything.items) > len(view.items) and everything.title.endswith("corrections · newest first")
+    handled = everything.counts.handled
+    assert len(everything.items) > len(view.items) and everything.title.endswith(f" · {handled} handled") and handled
     statuses = [r.status for r in view.rules]
     assert statuses == sorted(statuses, key=lambda s: s != "active") and set(statuses) <= {"active", "candidate"}
     assert view.rules[0].to_json().keys() == {"id", "title", "status", "text"}
