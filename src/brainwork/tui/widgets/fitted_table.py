@@ -17,12 +17,17 @@ from textual import events
 from textual.binding import Binding
 from textual.widgets import DataTable
 
-from brainwork.tui.widgets.cells import shown
+from brainwork.tui.widgets.cells import fit, shown
 
 
 def _shown(cell):
     """Text cells as the terminal can draw them (see :func:`~brainwork.tui.widgets.cells.shown`)."""
     return shown(cell) if isinstance(cell, str) else cell
+
+
+#: The narrowest a flexible column gets when the terminal is too narrow
+#: for the minimums (two characters and "…").
+NARROWEST = 3
 
 
 @dataclass(frozen=True)
@@ -39,17 +44,28 @@ class ColumnSpec:
 
 def fit_widths(specs: Sequence[ColumnSpec], total: int, padding: int = 1) -> list[int]:
     """Column widths for a table ``total`` cells wide (each column also takes
-    ``2 * padding`` cells of cell padding; one cell is left for the scroll bar)."""
+    ``2 * padding`` cells of cell padding; one cell is left for the scroll bar).
+
+    Flexible columns share what the fixed ones leave by weight, never below
+    their ``minimum`` while the minimums fit; when they do not (a narrow
+    terminal), they share it in proportion to their minimums (at least
+    :data:`NARROWEST` cells each) so the table never runs past its right
+    edge. Cells lost to rounding go to the first flexible column, so the
+    columns fill the width."""
     free = total - 1 - 2 * padding * len(specs) - sum(s.width or 0 for s in specs)
     flex = [s for s in specs if s.width is None]
-    weights = sum(s.weight for s in flex) or 1
-    out = []
-    for s in specs:
-        if s.width is not None:
-            out.append(s.width)
-        else:
-            out.append(max(s.minimum, free * s.weight // weights))
-    return out
+    if not flex:
+        return [s.width or 0 for s in specs]
+    minimums = sum(s.minimum for s in flex)
+    if minimums > free:
+        share = {s.key: max(NARROWEST, free * s.minimum // minimums) for s in flex}
+    else:
+        weights = sum(s.weight for s in flex) or 1
+        share = {s.key: max(s.minimum, free * s.weight // weights) for s in flex}
+    spare = free - sum(share.values())
+    if spare > 0:
+        share[flex[0].key] += spare
+    return [s.width if s.width is not None else share[s.key] for s in specs]
 
 
 class FittedTable(DataTable):
@@ -95,7 +111,7 @@ class FittedTable(DataTable):
         row = self.cursor_row
         self.clear(columns=True)
         for spec, width in zip(self.specs, widths):
-            self.add_column(spec.label, key=spec.key, width=width)
+            self.add_column(fit(shown(spec.label), width), key=spec.key, width=width)
         for key, cells in self._rows:
             self.add_row(*cells, key=key)
         if self._rows:
