@@ -70,7 +70,7 @@ async def test_inbox_lists_open_corrections_newest_first(config, settle) -> None
         # a clustered correction names the candidate rule holding it
         ci = next(i for i in screen.items if i.id == "corrections/2026-09-15-retry-masked-race")
         assert [r.id for r in ci.rules] == ["rules/read-ci-log-before-rerun"]
-        assert screen.query_one("#inbox-top").border_title == "Correction inbox · 15 open · newest first"
+        assert screen.query_one("#inbox-top").border_title == "Correction inbox · 7 open · 8 clustered"
         # the model loaded in a worker; the status bar does not warn
         assert app.embedder is not None and not app.embedder[1]
         assert not screen.query_one("#status-model").display
@@ -127,9 +127,10 @@ async def test_link_to_a_rule_picks_from_active_rules(config, settle) -> None:
         assert isinstance(modal, PickRuleScreen)
         options = modal.query_one(RuleOptions)
         listed = [options.get_option_at_index(i).id for i in range(options.option_count)]
-        # active rules first, then candidates
-        assert listed[:2] == ["rules/verify-full-cert-chain", BACKUP_RULE]
-        assert set(listed[2:]) == {"rules/read-ci-log-before-rerun", "rules/cite-sources-in-posts"}
+        # the closest rules first (cosine similarity to the correction): the backup rule
+        assert listed[0] == BACKUP_RULE
+        assert set(listed) == {"rules/verify-full-cert-chain", BACKUP_RULE,
+                               "rules/read-ci-log-before-rerun", "rules/cite-sources-in-posts"}
         while options.get_option_at_index(options.highlighted).id != BACKUP_RULE:
             await pilot.press("j")
         await pilot.press("enter")
