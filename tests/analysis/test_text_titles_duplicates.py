@@ -67,6 +67,16 @@ def test_lower_bound_never_exceeds_the_exact_count(body):
         assert (got == exact) if exact < limit else got >= limit
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_pieces, max_size=60).map("".join))
+def test_the_bound_of_the_first_lines_bounds_the_whole_body(body):
+    exact = len(visible_text(body))
+    for cut in [i for i, c in enumerate(body) if c == "\n"]:
+        bound = lower_bound_chars(body[: cut + 1])
+        if bound is not None:
+            assert bound <= exact, (cut, bound, exact)
+
+
 # -- titles ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "title, date",
