@@ -90,10 +90,20 @@ class FittedTable(DataTable):
         self._widths: list[int] = []
 
     def on_mount(self) -> None:
-        self._build(fit_widths(self.specs, max(self.size.width, 80), self.cell_padding))
+        if not self._widths:  # a resize may have come first: keep its widths
+            self._build(fit_widths(self.specs, max(self.size.width, 80), self.cell_padding))
+        # The size at mount can be a first guess (the first paint of the inbox
+        # kept 80-column widths in a 160-column pane): fit again once laid out.
+        self.call_after_refresh(self._fit)
 
     def on_resize(self, event: events.Resize) -> None:
-        widths = fit_widths(self.specs, event.size.width, self.cell_padding)
+        self._fit(event.size.width)
+
+    def _fit(self, width: int | None = None) -> None:
+        width = width or self.size.width
+        if not width:
+            return
+        widths = fit_widths(self.specs, width, self.cell_padding)
         if widths != self._widths:
             self._build(widths)
 
