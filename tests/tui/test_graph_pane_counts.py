@@ -68,18 +68,21 @@ async def test_parse_error_notice_counts_files_and_says_what_happened(make_vault
 
 async def test_neighbourhood_keeps_room_in_an_80_column_terminal(sample_config, settle) -> None:
     """At 80x24 the page list kept its 36 columns and the preview its 36%,
-    leaving the neighbourhood, the pane's point, 15 columns."""
+    leaving the neighbourhood, the pane's point, 15 columns. Now the list
+    takes the 32 cells that show 16 characters of a title and the other two
+    panels share the rest; wider terminals widen all three."""
     app = BrainworkApp(sample_config)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.screen
         left = screen.query_one("#graph-left").outer_size.width
         centre = screen.query_one("#graph-centre").outer_size.width
-        assert centre >= 25 and left <= 24, (left, centre)
+        assert centre >= 22 and left == 32, (left, centre)
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=(140, 45)) as pilot:  # wide terminals keep the 36-column list
+    async with app.run_test(size=(140, 45)) as pilot:  # wide terminals widen the list and the neighbourhood
         await settle(pilot)
-        assert app.screen.query_one("#graph-left").outer_size.width == 36
+        assert app.screen.query_one("#graph-left").outer_size.width > 32
+        assert app.screen.query_one("#graph-centre").outer_size.width >= 40
 
 
 def test_status_counts_before_the_first_index() -> None:
