@@ -266,6 +266,11 @@ class DreamScreen(learning.ReloadWhenShown, PaneScreen):
                 done=lambda done: self._decided(pid, "accepted"),
             )
 
+        if p.kind == "candidate-rules":
+            # Consolidation embeds: the model loads first, outside the store's
+            # exclusive hold.
+            learning.ensure_embedder(self.app, then=run)
+            return
         if p.reversible:
             run()
             return
