@@ -300,17 +300,21 @@ class BrainworkApp(App[None]):
     def _serve_others(self) -> None:
         if not self.serve or self.owner is not None:
             return
-        from brainwork.cli.served import run_request
-
-        server = OwnerServer(self.config, partial(run_request, self.config, self.store, freshness=self.freshness),
-                             kind="workbench",
-                             on_reply=self._served)
+        server = OwnerServer(self.config, self._run_served, kind="workbench", on_reply=self._served)
         try:
             server.start()
         except UserError as exc:
             self.notify(f"{exc}; agents' commands will wait for the store", title="Not serving", severity="warning")
             return
         self.owner = server
+
+    def _run_served(self, *args, **kwargs):
+        """Run another process's command here (on a request thread). The
+        command line (click and every command module) is imported on the
+        first request, not before the workbench's first paint."""
+        from brainwork.cli.served import run_request
+
+        return run_request(self.config, self.store, *args, freshness=self.freshness, **kwargs)
 
     def _served(self, request, reply) -> None:
         """On a request thread: a command another process ran here may have
@@ -444,10 +448,11 @@ class BrainworkApp(App[None]):
         self.counts = message.counts
         self.vault_changed.publish(None)
         if first and self.index_on_start:
-            # Sync only now that the stored pages are in the list: indexing
-            # competes for the interpreter lock, so starting it with the
-            # store's opening would delay the first paint of an indexed vault.
-            self.action_reindex(quiet=True)
+            # Sync only once the stored pages are on screen: indexing
+            # competes for the interpreter lock (and imports pyarrow and
+            # numpy), so starting it with the store's opening, or even with
+            # this list, would delay the first paint of an indexed vault.
+            self.call_after_refresh(self.action_reindex, quiet=True)
 
     def action_parse_errors(self) -> None:
         self._read_parse_errors()

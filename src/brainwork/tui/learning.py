@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Callable
 from textual.message import Message
 
 from brainwork.config import Config
-from brainwork.learn.embed import Embedder, get_embedder, loaded_embedder
 from brainwork.store import Store
 from brainwork.tui import operations
 
 if TYPE_CHECKING:
     from brainwork.tui.app import BrainworkApp
+    from brainwork.learn.embed import Embedder
 
 #: Ids of the learning panes (they hear of consolidation progress).
 LEARNING_PANES = ("inbox", "rules")
@@ -90,9 +90,20 @@ def _state(app: "BrainworkApp") -> _AppState:
 
 
 # -- the model ---------------------------------------------------------------------
+def loaded_embedder(config: Config) -> "Embedder | None":
+    """:func:`brainwork.learn.embed.loaded_embedder`, imported when first
+    needed: the embedding module brings numpy, which the first paint does
+    not need."""
+    from brainwork.learn.embed import loaded_embedder as loaded
+
+    return loaded(config)
+
+
 def load_embedder(app: "BrainworkApp") -> Embedder:
     """Get the embedder (loading it on this worker thread if needed) and tell
     the app. Call from a thread worker only."""
+    from brainwork.learn.embed import get_embedder
+
     already = loaded_embedder(app.config)
     emb = already or get_embedder(app.config)
     if already is None or app.embedder is None or app.embedder[0] == LOADING:
