@@ -7,7 +7,9 @@ not read the links. Rules and thresholds per code: docs/findings.md.
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import cached_property
 from pathlib import Path
@@ -182,19 +184,39 @@ def dead_link(ctx: Context) -> list[Finding]:
     suggestions: dict[str, list[tuple[str, float]]] = {}
     if names:
         queries = [utils.default_process(t.removesuffix(".md").rsplit("/", 1)[-1]) for t in targets]
-        # A score matrix of at most ~20 million cells at a time (20 MB), on every core.
-        step = max(1, 20_000_000 // len(names))
-        for start in range(0, len(queries), step):
-            scores = process.cdist(queries[start : start + step], names, scorer=fuzz.ratio, processor=None,
-                                   dtype=np.uint8, score_cutoff=cutoff, workers=-1)
-            for t, row in zip(targets[start : start + step], scores):
-                best: dict[str, float] = {}
-                for j in np.flatnonzero(row):
-                    s = float(row[j]) / 100
-                    for owner in owners[j]:
-                        if s > best.get(owner, -1):
-                            best[owner] = s
-                suggestions[t] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        # fuzz.ratio(a, b) <= 2 min(|a|, |b|) / (|a| + |b|), so only names of
+        # a length near the query's can reach the cutoff: queries of one
+        # length are scored against that window of names only (with a margin
+        # for rounding), which gives the scores a full matrix would.
+        order = sorted(range(len(names)), key=lambda j: len(names[j]))
+        lengths = [len(names[j]) for j in order]
+        c = max(cutoff / 100 - 0.01, 1e-6)
+        by_len: dict[int, list[int]] = {}
+        for qi, q in enumerate(queries):
+            by_len.setdefault(len(q), []).append(qi)
+        for la, qis in by_len.items():
+            lo = bisect_left(lengths, math.floor(la * c / (2 - c)))
+            hi = bisect_right(lengths, math.ceil(la * (2 - c) / c))
+            window = order[lo:hi]
+            if not window:
+                for qi in qis:
+                    suggestions[targets[qi]] = []
+                continue
+            window_names = [names[j] for j in window]
+            # A score matrix of at most ~20 million cells at a time (20 MB), on every core.
+            step = max(1, 20_000_000 // len(window))
+            for start in range(0, len(qis), step):
+                part = qis[start : start + step]
+                scores = process.cdist([queries[qi] for qi in part], window_names, scorer=fuzz.ratio,
+                                       processor=None, dtype=np.uint8, score_cutoff=cutoff, workers=-1)
+                for qi, row in zip(part, scores):
+                    best: dict[str, float] = {}
+                    for k in np.flatnonzero(row):
+                        s = float(row[k]) / 100
+                        for owner in owners[window[k]]:
+                            if s > best.get(owner, -1):
+                                best[owner] = s
+                    suggestions[targets[qi]] = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
     out = []
     for r in rows:
         sugg = suggestions.get(r.target, [])
