@@ -15,7 +15,9 @@ wall time, not in CPU):
   write the graph), close;
 - ``obsidiantools``: ``Vault(path).connect()``, which builds its link
   graph (skipped when obsidiantools is not installed: it is a benchmark
-  peer, ``pip install obsidiantools`` into the venv, not a dependency).
+  peer, not a dependency: ``pip install -e '.[bench]'``, or keep it in a
+  venv of its own, which spares this one its pandas, and pass that venv's
+  interpreter as ``--peer-python PATH``).
 
 Printed: CPU seconds (user + system), wall seconds and peak RSS of each
 (median of ``--runs``), the ratio peer / brainwork and brainwork / floor.
@@ -97,10 +99,13 @@ def _child(mode: str, vault: Path) -> dict:
     }
 
 
-def _run(mode: str, vault: Path) -> dict:
+def _run(mode: str, vault: Path, python: str = sys.executable) -> dict:
+    # The peer's interpreter may live in another venv: it runs this file by
+    # path (it needs nothing of brainwork for its own mode).
+    cmd = [python, "-m", "benchmarks.bench_peer"] if python == sys.executable else [python, __file__]
     out = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_peer", "--child", mode, str(vault)],
-        check=True, capture_output=True, text=True,
+        [*cmd, "--child", mode, str(vault)],
+        check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1],
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -110,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("vault", nargs="?", type=Path, default=DEFAULT_VAULT)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--peer-python", metavar="PATH", help="interpreter with obsidiantools installed (default: this one)")
     ap.add_argument("--child", metavar="MODE", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -119,11 +125,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no vault at {args.vault}", file=sys.stderr)
         return 2
     modes = ["floor", "brainwork"]
-    if importlib.util.find_spec("obsidiantools") is not None:
+    peer_python = args.peer_python or sys.executable
+    if args.peer_python or importlib.util.find_spec("obsidiantools") is not None:
         modes.append("obsidiantools")
     results = {}
     for mode in modes:
-        runs = [_run(mode, args.vault) for _ in range(args.runs)]
+        python = peer_python if mode == "obsidiantools" else sys.executable
+        runs = [_run(mode, args.vault, python) for _ in range(args.runs)]
         results[mode] = {**runs[0], **{k: statistics.median(r[k] for r in runs) for k in ("cpu", "wall", "rss_mb")}}
     bw = results["brainwork"]["cpu"]
     out = {"vault": str(args.vault), "runs": args.runs, "results": results, "brainwork_over_floor": bw / results["floor"]["cpu"]}
