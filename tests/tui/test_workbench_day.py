@@ -144,7 +144,7 @@ def test_fit_measures_cells_and_ends_in_an_ellipsis() -> None:
     assert cell_len(fit("中文中文中文", 4)) <= 4
     assert fit("abc", 5, pad=True) == "abc  "
     assert fit("abcdefgh", 5) == "abcd…"
-    assert shown("🗂️ 01 Templates") == "🗂 01 Templates"
+    assert shown("🗂️ 01 Templates") == "🗂\ufe0e 01 Templates"  # text presentation, same length
     assert cell_len(shown("🗂️ 01 Templates")) == len("🗂 01 Templates")
 
 
@@ -181,9 +181,14 @@ async def test_emoji_and_wide_titles_keep_every_border_in_line(make_vault, settl
 
 
 def _cells(line: str) -> list[str]:
-    """One entry per terminal cell (a wide character and its shadow cell)."""
+    """One entry per terminal cell, as tmux 3.3 advances its cursor: each
+    character by its own width, variation selectors by none (measured: 🗂️
+    and 🗂︎ take 1 cell there, 📁 2), so a line Rich measured otherwise
+    shows up here with the wrong length."""
     out = []
     for ch in line:
+        if ch in "\ufe0e\ufe0f":
+            continue
         out.append(ch)
         out.extend([""] * (cell_len(ch) - 1))
     return out

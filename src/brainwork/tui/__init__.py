@@ -20,9 +20,13 @@ def _show_control_characters() -> None:
     import textual.content
 
     from brainwork.display import CONTROL_PICTURES
+    from brainwork.tui.widgets.cells import PRESENTATION
 
     for table in {id(t): t for t in (rich.control._CONTROL_STRIP_TRANSLATE, textual.content._CONTROL_STRIP_TRANSLATE)}.values():
         table.update(CONTROL_PICTURES)
+        # Emoji presentation selectors as text presentation: measured as
+        # every terminal draws them (see brainwork.tui.widgets.cells).
+        table.update(PRESENTATION)
 
 
 _show_control_characters()
