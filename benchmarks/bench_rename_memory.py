@@ -8,7 +8,10 @@ The vault of :mod:`benchmarks.bench_ops` (``systems/Bench Target`` with
 runs ``--cycles`` times: rename the page (``ops.rename.rename``) under an
 exclusive hold, re-read what the workbench re-reads after an operation
 (page list, counts, palette index, undo state), undo it
-(``ops.changeset.undo``), re-read again. After each cycle it records:
+(``ops.changeset.undo``), re-read again; after each operation the store is
+recycled (``StoreHandle.recycle``: closed, reopened, freed memory returned),
+as the workbench's ``tui.operations.run_operation`` does (``--no-recycle``
+shows the growth without it). After each cycle it records:
 
 - the process's resident set (``/proc/self/statm``, now, not the high-water
   mark) and its high-water mark;
@@ -49,7 +52,7 @@ def dir_mb(path: Path) -> float:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20
 
 
-def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace: bool) -> Bench:
+def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace: bool, recycle: bool = True) -> Bench:
     from brainwork.analysis.search import PageSearch
     from brainwork.config import load_config
     from brainwork.index.sync import sync
@@ -69,7 +72,8 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
         import tracemalloc
 
         tracemalloc.start(1)
-    bench = Bench("rename_memory", {"pages": pages, "backlinks": backlinks, "cycles": cycles, "seed": seed})
+    bench = Bench("rename_memory", {"pages": pages, "backlinks": backlinks, "cycles": cycles, "seed": seed,
+                                    "recycle": recycle})
     curve: list[dict] = []
     try:
         with handle.exclusive() as store:
@@ -90,9 +94,13 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
             c0, w0 = time.process_time(), time.perf_counter()
             with handle.exclusive() as store:
                 rename(config, store, "Bench Target", "Renamed Target")
+            if recycle:  # as the workbench's run_operation does after every operation
+                handle.recycle()
             reread()
             with handle.exclusive() as store:
                 changeset.undo(config, store)
+            if recycle:
+                handle.recycle()
             reread()
             assert _digest(vault) == original, "undo did not restore every byte"
             row = {"cycle": i + 1, "rss": rss_mb(), "peak": peak_mb(), "heap": _heap(trace),
@@ -134,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cycles", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--tracemalloc", action="store_true", help="also follow the Python heap (slower)")
+    ap.add_argument("--no-recycle", dest="recycle", action="store_false",
+                    help="do not reopen the store after each operation (the behaviour before StoreHandle.recycle)")
     ap.add_argument("--workdir", type=Path)
     ap.add_argument("--json", nargs="?", const=True, default=False)
     args = ap.parse_args(argv)
@@ -144,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        return run(args.pages, args.backlinks, args.cycles, args.seed, workdir, args.tracemalloc).report(args.json)
+        return run(args.pages, args.backlinks, args.cycles, args.seed, workdir, args.tracemalloc, args.recycle).report(args.json)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

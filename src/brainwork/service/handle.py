@@ -27,6 +27,7 @@ running and closing Kùzu under a running query would crash the process.
 from __future__ import annotations
 
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -155,6 +156,58 @@ class StoreHandle:
         finally:
             self._leave()
 
+    def recycle(self, timeout: float | None = 30.0) -> bool:
+        """Close the database and open it again once nothing holds it, then
+        give the memory freed to the operating system.
+
+        Kùzu keeps memory from each write transaction and checkpoint until
+        the database closes (measured: ~20 MB of heap per rename and its
+        undo of 1,000 backlinks, while Python's own heap stayed flat), and
+        glibc keeps what Kùzu frees; a long workbench session grew by the
+        operation. Reopening costs ~0.05 s of CPU (the clean close's seal
+        spares the integrity probe). Call it after an operation, not in a
+        hold. Returns False (store unchanged) when other work still holds
+        the store after ``timeout`` seconds.
+
+        Raises:
+            StoreBusy: another process took the store while it was closed
+                for a moment (it is retried for 10 s first).
+        """
+        with self._cond:
+            if self._store is None or self._closed:
+                return False
+            self._writers_waiting += 1
+            try:
+                idle = self._cond.wait_for(lambda: self._active == 0, timeout=timeout)
+            finally:
+                self._writers_waiting -= 1
+            if not idle or self._store is None or self._closed:
+                return False
+            self._writer = True
+            self._active += 1
+            old = self._store
+        try:
+            old.close()
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    new = Store(self.config.store)
+                    break
+                except StoreBusy:  # a process without an owner to ask opened it meanwhile
+                    if time.monotonic() > deadline:
+                        with self._cond:
+                            self._store = None
+                        raise
+                    time.sleep(0.1)
+            with self._cond:
+                self._store = new
+            _release_freed_memory()
+            return True
+        finally:
+            with self._cond:
+                self._writer = False
+            self._leave()
+
     def close(self, timeout: float = 30.0) -> None:
         """Refuse new work, wait (at most ``timeout`` seconds) for running
         work to finish, then close the database. If work is still running
@@ -166,3 +219,14 @@ class StoreHandle:
             store, self._store = self._store, None
         if store is not None and idle:
             store.close()
+
+
+def _release_freed_memory() -> None:
+    """``malloc_trim(0)``: glibc returns the free parts of its heaps to the
+    system (a no-op elsewhere)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
