@@ -510,6 +510,48 @@ def _field(text: bytes, key: str) -> str | None:
     return m.group(1).decode("utf-8", "replace").strip() if m else None
 
 
+def _served_onnx_embedder(config: Config):
+    """The sentence model as ONNX Runtime serves it from this store's export
+    (``STORE/models/``, written by the first process that loaded the model
+    for this vault: ~0.2 s to load), or None when there is no export, the
+    lexical fallback is forced, or it cannot load. Never loads torch nor
+    exports: a stop hook is not the place for a 4-8 s first load."""
+    if os.environ.get("BRAINWORK_EMBEDDER", "").strip().lower() in ("lexical", "torch"):
+        return None
+    from brainwork.learn import onnx_embed
+    from brainwork.learn.embed import MAX_SEQ_TOKENS, OnnxEmbedder, model_folder
+
+    folder, name, problem = model_folder(config)
+    if folder is None or problem or onnx_embed.unsupported(folder):
+        return None
+    path = onnx_embed.cache_path(config.store, folder, name)
+    if not path.is_file():
+        return None
+    encoder = onnx_embed.OnnxEncoder(path, folder)
+    seq = min(encoder.max_seq, MAX_SEQ_TOKENS)
+    return OnnxEmbedder(encoder, f"{name}@{seq}", path) if seq == encoder.max_seq else None
+
+
+def pushback_encoder(config: Config) -> Callable[[list[str]], object]:
+    """An encoder for :func:`brainwork.agents.transcript.proposals`' embedding
+    margin that loads the model only when first called (a session with no
+    candidate turn costs nothing) and raises when the model is not there, so
+    that the push-back rules decide alone (``embedding_margins`` returns None)."""
+    loaded: list = []
+
+    def encode(texts: list[str]):
+        if not loaded:
+            try:
+                loaded.append(_served_onnx_embedder(config))
+            except Exception:  # a broken export or runtime: the rules decide
+                loaded.append(None)
+        if loaded[0] is None:
+            raise LookupError("no ONNX export of the sentence model in this store")
+        return loaded[0].encode(texts)
+
+    return encode
+
+
 def capture_session(config: Config, session, session_id: str | None, today: date | None = None) -> SessionCapture:
     """Write the session's task record, or update the one an earlier stop
     wrote, and propose a correction for each user turn that pushed back
@@ -559,9 +601,8 @@ def capture_session(config: Config, session, session_id: str | None, today: date
     done_turns = {_field(text, "turn") for _r, text in pages_of_session(config, "corrections", session_id)}
     proposed = []
     names = None
-    for turn in proposals(session):
-        if str(turn.index) in done_turns:
-            continue
+    skip = {int(t) for t in done_turns if t and t.isdigit()}
+    for turn in proposals(session, pushback_encoder(config), skip=skip):
         names = names or VaultNames(config)
         quote = _one_line(turn.text, th.PROPOSAL_QUOTE_CHARS)
         did = _one_line(turn.reply, 300)
