@@ -46,13 +46,28 @@ _META = (
 )
 
 
+#: ``Meta`` key holding the highest operation id ever given out. A new
+#: operation deletes the undone ones (:func:`drop_undone`), so the highest id
+#: still in the table can be lower than one already shown to the person (and
+#: written into a git commit message); ids are never handed out twice.
+LAST_ID_KEY = "undo_last_id"
+
+
 def next_id(store: Store) -> int:
-    """One more than the highest operation id (1 for an empty log)."""
-    return int(store.scalar("MATCH (o:UndoOp) RETURN coalesce(max(o.id), 0)") or 0) + 1
+    """One more than the highest operation id ever given out (1 for an empty
+    log). Stores written before :data:`LAST_ID_KEY` existed fall back to the
+    highest id in the table."""
+    in_table = int(store.scalar("MATCH (o:UndoOp) RETURN coalesce(max(o.id), 0)") or 0)
+    try:
+        given = int(store.meta(LAST_ID_KEY) or 0)
+    except ValueError:
+        given = 0
+    return max(in_table, given) + 1
 
 
 def insert(store: Store, row: UndoRow) -> None:
-    """Insert one operation (every column, ``payload`` included)."""
+    """Insert one operation (every column, ``payload`` included) and
+    remember its id as given out (:data:`LAST_ID_KEY`)."""
     store.execute(
         "CREATE (:UndoOp {id: $id, token: $token, kind: $kind, summary: $summary, created: $created, "
         "reversible: $reversible, state: $state, paths: $paths, store_actions: $store_actions, "
@@ -63,6 +78,7 @@ def insert(store: Store, row: UndoRow) -> None:
             "store_actions": row.store_actions, "details": row.details, "payload": row.payload,
         },
     )
+    store.set_meta(LAST_ID_KEY, str(row.id))
 
 
 def set_state(store: Store, op_id: int, state: str) -> None:

@@ -1,0 +1,28 @@
+"""CLI and store behaviours from a QA pass: unique undo-log numbers, rebuild
+messages and leftovers, one-line YAML errors, honest ``index --full``
+counts, no orphan verdict for an unparsed page."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from brainwork.cli import cli
+
+
+def _run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def test_undo_log_numbers_are_never_reused(make_vault, tmp_path) -> None:
+    vault = make_vault({"A.md": "# A\nalpha\n", "B.md": "# B\nbeta [[A]]\n", "C.md": "# C\n[[B]]\n"})
+    base = ["--vault", str(vault), "--store", str(tmp_path / "s")]
+    assert _run(*base, "rename", "A", "Alpha").exit_code == 0
+    assert _run(*base, "rename", "B", "Beta").exit_code == 0
+    assert _run(*base, "undo").exit_code == 0
+    # The new operation drops the undone #2 from the log; it must not take its number.
+    assert _run(*base, "rename", "C", "Gamma").exit_code == 0
+    r = _run(*base, "log", "--json")
+    ids = [op["id"] for op in json.loads(r.output)]
+    assert sorted(ids) == [1, 3]
