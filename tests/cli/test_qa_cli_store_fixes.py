@@ -26,3 +26,14 @@ def test_undo_log_numbers_are_never_reused(make_vault, tmp_path) -> None:
     r = _run(*base, "log", "--json")
     ids = [op["id"] for op in json.loads(r.output)]
     assert sorted(ids) == [1, 3]
+
+
+def test_rebuild_refusal_names_brainwork_serve(make_vault, tmp_path, monkeypatch) -> None:
+    from brainwork.service import owner
+
+    vault = make_vault({"A.md": "# A\n"})
+    monkeypatch.setattr(owner, "status", lambda config: owner.OwnerStatus("serve", 4242, str(vault), str(tmp_path)))
+    r = _run("--vault", str(vault), "--store", str(tmp_path / "s"), "index", "--rebuild")
+    assert r.exit_code == 2
+    assert "held by `brainwork serve` (process 4242); stop it (ctrl+c or kill 4242)" in r.output
+    assert "open in the serve" not in r.output

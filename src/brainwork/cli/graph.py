@@ -61,6 +61,11 @@ def _rebuild(config: Config, as_json: bool) -> None:
     require_vault(config)
     live = owner.status(config)
     if live is not None:
+        if live.kind == "serve":
+            raise UserError(
+                f"the store is held by `brainwork serve` (process {live.pid}); stop it (ctrl+c or kill {live.pid}) "
+                "before `brainwork index --rebuild`"
+            )
         raise UserError(
             f"the store is open in the {live.kind} (process {live.pid}); close it before `brainwork index --rebuild`"
         )
