@@ -348,3 +348,23 @@ async def test_help_lists_the_pane_keys_first_and_folds_textual_keys(snapshot_co
         text = "\n".join(screen_text(app))
         assert "Pane 1: Graph" in text and "Rename" in text
         assert "Focus Next" not in text  # folded
+
+
+async def test_split_the_centre_page_from_the_tree_then_undo(snapshot_config, settle) -> None:
+    """``S`` with the tree's centre highlighted splits that page at its
+    ``## `` headings; one ``u`` restores every file."""
+    messages: list = []
+    before = _vault_bytes(snapshot_config.vault)
+    app = BrainworkApp(snapshot_config)
+    async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        app.open_page(CERT)  # focuses the tree, its cursor on the centre
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        done = _finished(messages, "split")
+        assert done and not done[-1].error, [m.error for m in done]
+        assert len(_vault_bytes(snapshot_config.vault)) > len(before)
+        await pilot.press("u")
+        await settle(pilot)
+        assert _vault_bytes(snapshot_config.vault) == before
