@@ -353,14 +353,97 @@ def pushback_scores(prefix: str) -> tuple[int, int, int]:
 
 
 def test_pushback_precision_and_recall_on_the_labelled_sessions():
-    """The figures docs/learning-loop.md gives: (true positives, false
-    positives, missed) on the 24 tuning sessions (95 turns) and on the 8
-    held-out sessions (30 turns) written before the patterns last changed."""
-    tuned = [pushback_scores(f"{i:02d}-") for i in range(1, 14)] + [pushback_scores("h"), pushback_scores("v2-")]
-    assert tuple(sum(x[k] for x in tuned) for k in range(3)) == (30, 0, 0)
-    assert pushback_scores("v3-") == (1, 0, 9)
-    assert pushback_scores("v4-") == (0, 1, 10)
-    assert pushback_scores("") == (31, 1, 19)
+    """The rules-alone figures docs/learning-loop.md gives (what the stop
+    hook does without the model): (true positives, false positives, missed)
+    on the tuning sessions (01-13, h*), v2, and the held-out v3 and v4."""
+    labels = json.loads((FIXTURES / "labels.json").read_text())
+    assert (len(labels), sum(v["turns"] for v in labels.values()), sum(len(v["pushback"]) for v in labels.values())) == (42, 166, 50)
+    tuned = [pushback_scores(f"{i:02d}-") for i in range(1, 14)] + [pushback_scores("h")]
+    assert tuple(sum(x[k] for x in tuned) for k in range(3)) == (22, 0, 0)
+    assert pushback_scores("v2-") == (8, 0, 0)
+    assert pushback_scores("v3-") == (4, 1, 6)
+    assert pushback_scores("v4-") == (7, 0, 3)
+
+
+def test_pushback_figures_with_the_embedding_margin():
+    """The same with the real sentence model's margin (benchmarks.bench_pushback)."""
+    from benchmarks.bench_pushback import score
+    from brainwork.learn.embed import get_embedder
+
+    emb = get_embedder(None)
+    assert not emb.lexical, emb.status
+    got = {k: (r["tp"], r["fp"], r["fn"]) for k, r in score(emb.encode).items()}
+    assert got == {"tuning": (22, 0, 0), "v2": (8, 0, 0), "v3": (5, 1, 5), "v4": (8, 0, 2)}
+
+
+def _turns(*pairs):
+    """A transcript from (person's words, agent reply, [(tool, input)]) triples."""
+    lines = []
+    for words, reply, tools in pairs:
+        lines.append(json.dumps({"type": "user", "sessionId": "s", "cwd": "/w", "message": {"content": words}}))
+        blocks = [{"type": "tool_use", "id": f"t{i}", "name": n, "input": inp} for i, (n, inp) in enumerate(tools)]
+        blocks += [{"type": "text", "text": reply}] if reply else []
+        if blocks:
+            lines.append(json.dumps({"type": "assistant", "message": {"content": blocks}}))
+    return parse_lines(lines)
+
+
+def test_pushback_reads_the_turn_against_the_agents_action():
+    from brainwork.agents.transcript import pushback_cues
+
+    s = _turns(("Deploy the docs", "Uploaded to s3://docs-staging/.", [("Bash", {"command": "aws s3 sync site s3://docs-staging/"})]),
+               ("That was the staging bucket, it belongs in docs-prod.", "", []))
+    cues = pushback_cues(s.turns[1])
+    assert cues.deictic and "staging" in cues.mentions and "docs-prod" in cues.new_values
+    assert pushes_back(s.turns[1])
+    # the same words before the agent did anything: the first prompt never pushes back
+    assert not pushes_back(_turns(("That was the staging bucket, it belongs in docs-prod.", "", [])).turns[0])
+
+
+@pytest.mark.parametrize("words, expected", [
+    ("Put the config back the way it was.", True),                       # undo
+    ("Leave config.yaml alone, the field is required.", True),           # undo of what it wrote
+    ("Ugh. Still no header in the file. Third time now.", True),         # frustration
+    ("Didn't we agree on the v2 endpoint?", True),                       # an objecting question
+    ("We always pin exact versions here, not ranges.", True),            # a convention stated against it
+    ("We always pin exact versions in this repo.", False),               # a convention alone: too weak for the rules
+    ("sorry, typo on my side: I meant 25, not 20", False),               # the person's own typo
+    ("great, thanks", False),
+    ("Can you also add a test for it?", False),                          # a follow-up
+    ("How long did that take?", False),                                  # a question
+    ("No problem, take your time", False),                               # a reassurance
+    ("Now look at the nightly job, it is slow", False),                  # a new task
+])
+def test_pushback_cues_on_small_transcripts(words, expected):
+    s = _turns(("Set up the config", "Wrote config.yaml with version 1.2.", [("Write", {"file_path": "/w/config.yaml", "content": "v: 1.2"})]),
+               (words, "", []))
+    assert pushes_back(s.turns[1]) is expected, words
+
+
+def test_embedding_margin_and_its_fallback():
+    from brainwork.agents.transcript import embedding_margins, proposals
+    from brainwork.learn.embed import get_embedder
+
+    s = _turns(("Set up the config", "Wrote config.yaml.", [("Write", {"file_path": "/w/config.yaml"})]),
+               ("That's not what I asked for at all.", "Sorry.", []), ("thanks, looks good", "", []))
+    emb = get_embedder(None)
+    margins = embedding_margins(s.turns[1:], emb.encode)
+    assert margins[0] > 0 > margins[1]
+
+    def broken(texts):
+        raise RuntimeError("model gone")
+
+    assert embedding_margins(s.turns[1:], broken) is None  # the rules decide
+    assert [t.index for t in proposals(s, broken)] == [t.index for t in proposals(s)] == [1]
+    assert proposals(s, emb.encode, skip={1}) == []
+
+
+def test_stop_hook_encoder_without_an_onnx_export_leaves_it_to_the_rules(tmp_path, sample_vault_copy):
+    config = load_config(sample_vault_copy)
+    config.store = tmp_path / "empty-store"  # no models/ export there
+    encode = hooks.pushback_encoder(config)
+    with pytest.raises(LookupError):
+        encode(["x"])
 
 
 # -- install ----------------------------------------------------------------------------

@@ -324,8 +324,8 @@ _CONTRAST = re.compile(r"\b(?:not|no|never|nothing|none|nowhere|without|only|ins
 _SOFT = re.compile(r"\b(?:no (?:problem|worries|rush|hurry|need|pressure|big deal)|not (?:bad|a problem|an issue|a big deal|yet)|"
                    r"never mind|don['’]?t (?:worry|bother|hesitate|forget)|no+ thanks?)\b", re.I)
 #: Undoing the agent's step ("put the views back", "leave the form alone").
-_UNDO = re.compile(r"\b(?:revert|undo|roll(?:ed)? ?back|restore|put (?:\w+ ){0,3}back|(?:change|set|turn|move) (?:\w+ ){0,3}back|"
-                   r"back (?:the way|to how|as) (?:it|they) (?:was|were)|leave (?:\w+ ){0,3}alone|take (?:it|that|this|them) out|"
+_UNDO = re.compile(r"\b(?:revert|undo|roll(?:ed)? ?back|restore|put (?:\S+ ){0,3}back|(?:change|set|turn|move) (?:\S+ ){0,3}back|"
+                   r"back (?:the way|to how|as) (?:it|they) (?:was|were)|leave (?:\S+ ){0,3}alone|take (?:it|that|this|them) out|"
                    r"get rid of (?:it|that|this)|go back to)\b", re.I)
 #: Impatience ("ugh", "third time", "again?").
 _FRUSTRATION = re.compile(r"\b(?:ugh+|argh+|sigh|seriously|come on|how many times|(?:second|third|fourth|fifth|umpteenth) time|"
