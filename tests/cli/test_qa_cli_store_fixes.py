@@ -37,3 +37,21 @@ def test_rebuild_refusal_names_brainwork_serve(make_vault, tmp_path, monkeypatch
     assert r.exit_code == 2
     assert "held by `brainwork serve` (process 4242); stop it (ctrl+c or kill 4242)" in r.output
     assert "open in the serve" not in r.output
+
+
+def test_index_full_counts_only_changed_bytes_as_changed(make_vault, tmp_path) -> None:
+    import os
+
+    vault = make_vault({"A.md": "# A\nalpha [[B]]\n", "B.md": "# B\nbeta\n", "pic.png": "png"})
+    base = ["--vault", str(vault), "--store", str(tmp_path / "s")]
+    assert _run(*base, "index").exit_code == 0
+    r = _run(*base, "index", "--full")
+    assert "(0 added, 0 changed, 0 removed, 3 re-read unchanged)" in r.output
+    # An edit behind the store's back: same size, same modification time.
+    path = vault / "B.md"
+    st = path.stat()
+    path.write_text("# B\nBETA\n")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    r = _run(*base, "index", "--full", "--json")
+    data = json.loads(r.output)
+    assert (data["changed"], data["reread"], data["added"]) == (1, 2, 0)

@@ -44,7 +44,8 @@ def index_cmd(config: Config, as_json: bool, full: bool, rebuild: bool) -> None:
         f"{report.pages} pages, {report.attachments} attachments, {edges} edges, "
         f"{report.dead_links} dead links, {len(report.parse_errors)} parse errors "
         f"({len(report.added) - moved} added, {len(report.changed)} changed, {len(report.removed) - moved} removed"
-        f"{f', {moved} moved' if moved else ''}) in {report.seconds:.2f} s"
+        f"{f', {moved} moved' if moved else ''}"
+        f"{f', {len(report.reread)} re-read unchanged' if report.reread else ''}) in {report.seconds:.2f} s"
     )
     for err in report.parse_errors:
         echo(f"  {err}")

@@ -52,7 +52,10 @@ class SyncReport:
     ``pages`` counts Markdown pages, ``attachments`` other files; ``edges``
     live link occurrences per edge type; ``dead_links`` link occurrences whose
     target is missing; ``ambiguous_links`` occurrences that fit several files.
-    ``wrote`` is False when the vault was unchanged.
+    ``wrote`` is False when the vault was unchanged. ``reread`` lists the
+    files a forced sync re-read whose bytes the store already had (a page
+    with the stored hash, an attachment with the stored size and time):
+    ``changed`` holds only files whose content differs from the store.
     """
 
     pages: int = 0
@@ -61,6 +64,7 @@ class SyncReport:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     moved: list[tuple[str, str]] = field(default_factory=list)
+    reread: list[str] = field(default_factory=list)
     edges: dict[str, int] = field(default_factory=dict)
     dead_links: int = 0
     ambiguous_links: int = 0
@@ -79,6 +83,7 @@ class SyncReport:
             "added": len(self.added),
             "changed": len(self.changed),
             "removed": len(self.removed),
+            "reread": len(self.reread),
             "moved": [list(m) for m in self.moved],
             "ambiguous_links": self.ambiguous_links,
             "wrote": self.wrote,
@@ -189,7 +194,8 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
         if not f.is_markdown:
             if old:
                 delete_ids.append(pid)
-                report.changed.append(pid)
+                same = old["path"] == f.rel and old["size"] == f.size and old["mtime_ns"] == f.mtime_ns
+                (report.reread if same else report.changed).append(pid)
             else:
                 report.added.append(pid)
             new_rows.append(_attachment_row(f.rel, f.size, f.mtime_ns))
@@ -216,7 +222,8 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
         parsed[pid] = page
         if old:
             delete_ids.append(pid)
-            report.changed.append(pid)
+            same = old["path"] == f.rel and old["kind"] == "page" and old["hash"] == digest
+            (report.reread if same else report.changed).append(pid)
         else:
             report.added.append(pid)
         new_rows.append(_page_row(page))
