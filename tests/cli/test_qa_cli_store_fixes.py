@@ -55,3 +55,15 @@ def test_index_full_counts_only_changed_bytes_as_changed(make_vault, tmp_path) -
     r = _run(*base, "index", "--full", "--json")
     data = json.loads(r.output)
     assert (data["changed"], data["reread"], data["added"]) == (1, 2, 0)
+
+
+def test_rebuild_of_an_emptied_store_says_the_history_is_lost(make_vault, tmp_path) -> None:
+    vault = make_vault({"A.md": "# A\nalpha\n", "B.md": "# B\n[[A]]\n"})
+    store = tmp_path / "s"
+    base = ["--vault", str(vault), "--store", str(store)]
+    assert _run(*base, "rename", "A", "Alpha").exit_code == 0
+    (store / "graph.kuzu").write_bytes(b"")  # truncate -s 0
+    r = _run(*base, "index", "--rebuild")
+    assert r.exit_code == 0
+    assert ("brainwork: history lost: the old store could not be read at all "
+            "(the database file is empty but held a store when it was last closed)") in r.stderr

@@ -38,7 +38,7 @@ from brainwork.config import Config
 from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import Progress, SyncReport, sync
 from brainwork.store import Store, schema
-from brainwork.store.integrity import export_history, held_elsewhere, seal_path
+from brainwork.store.integrity import export_history, held_elsewhere, seal_path, seal_state
 
 DB_NAME = "graph.kuzu"
 ASIDE_INFIX = ".before-rebuild-"
@@ -174,6 +174,10 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
             progress(0, 0, "saving the store's history")
         exported = export_history(folder, export, tables)
         report.lost = dict(exported.lost)
+    elif seal_state(db) == "truncated":
+        # Emptied after a clean close (or with its WAL left): there was a
+        # history, and nothing of it can be read.
+        report.lost = {t: "the database file is empty but held a store when it was last closed" for t in tables}
     # Kùzu's own lock on the old file, held from here to the swap: a
     # command started meanwhile waits or says the store is busy instead of
     # writing history the new store would not have.
