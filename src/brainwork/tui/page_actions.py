@@ -26,7 +26,8 @@ from textual.content import Content
 
 from brainwork.service.views import page_title
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
-from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
+from brainwork.tui.modals.prompts import ChoicePrompt
+from brainwork.tui.modals.rename_prompt import RenameAnswer, RenamePrompt, rename_note
 from brainwork.tui.operations import run_operation
 
 if TYPE_CHECKING:
@@ -46,27 +47,34 @@ def _path(app: "BrainworkApp", page_id: str) -> str | None:
 
 def rename(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> None:
     """Ask for a new title (the current one pre-filled) and rename: every
-    link to the page is rewritten, the old title stays as an alias; undoable."""
+    link to the page is rewritten; the old title is kept as an alias only
+    when the dialog's box is ticked (it starts as ``[rename] keep_alias``);
+    undoable."""
     current = _title(app, page_id)
-    note = Content.from_markup(
-        "Now: [b]$current[/b]  ($page)\nEvery link to the page is rewritten; the old title stays as an alias. "
-        "Undoable with u.",
-        current=current, page=page_id,
-    )
+    note = rename_note(current, page_id)
 
     def done(result) -> None:
         new_id = result.plan.new_id
         if moved is not None and new_id != page_id:
             moved(page_id, new_id)
 
-    def chosen(title: str | None) -> None:
-        if not title or title == current:
+    def chosen(answer: RenameAnswer | None) -> None:
+        if answer is None or not answer.title or answer.title == current:
             return
         from brainwork.ops.rename import rename as rename_page
 
-        run_operation(app, "rename", lambda c, s: rename_page(c, s, page_id, title), done=done)
+        run_operation(
+            app, "rename",
+            lambda c, s: rename_page(c, s, page_id, answer.title, keep_alias=answer.keep_alias), done=done,
+        )
 
-    app.push_screen(TextPrompt(f"Rename {page_id}", note, value=current, placeholder="new title"), chosen)
+    app.push_screen(
+        RenamePrompt(
+            f"Rename {page_id}", note, value=current, placeholder="new title",
+            keep_alias=app.config.rename.keep_alias,
+        ),
+        chosen,
+    )
 
 
 def set_type(app: "BrainworkApp", page_id: str) -> None:

