@@ -79,3 +79,30 @@ async def test_rename_dialog_box_starts_as_the_vault_setting(snapshot_config, se
         await settle(pilot)
         assert not _finished(messages, "rename")[-1].error
         assert "certbot" in _renamed(config.vault).aliases
+
+
+async def test_fixing_the_last_finding_of_a_filtered_list_keeps_the_keys_on_the_list(sample_config, settle) -> None:
+    page = sample_config.vault / "topics/on-call-handover.md"
+    original = page.read_bytes()
+    messages: list = []
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("slash", *"on-call", "enter")
+        await settle(pilot)
+        assert "untyped" in "\n".join(screen_text(app))
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("enter")  # the suggested type
+        await settle(pilot)
+        assert _finished(messages, "set type") and page.read_bytes() != original
+        lines = screen_text(app)
+        assert lines[-1].startswith(" q Quit  ? Help")  # the keys of the pane, not of a text box
+        await pilot.press("u")
+        await settle(pilot)
+        undone = _finished(messages, "undo")
+        assert undone and not undone[-1].error
+        assert page.read_bytes() == original
+        assert "“u”" not in "\n".join(screen_text(app))  # not typed into the filter

@@ -392,10 +392,18 @@ class FindingsScreen(PaneScreen):
         self.marks.keep(k for f in self.findings if (k := _get(f, "key")))
         self._update_title()
         if view.empty_text:
+            list_focused = self.focused is olist
             self.show_message(view.empty_text)
+            if list_focused:
+                # Hidden, the list would hand the focus on to the filter box
+                # and the next key (u: undo the fix that emptied it) would be
+                # typed there; kept with no height, it keeps the focus.
+                olist.display = True
+                olist.styles.height = 0
             self._show_finding(None)
             return
         self.query_one("#findings-message").display = False
+        olist.styles.height = None  # back to the stylesheet's height
         olist.display = True
         index = None
         for j, opt in enumerate(options):
