@@ -132,12 +132,13 @@ class PagePreview(VerticalScroll):
             self.scroll_home(animate=False)
             return
         header.update(header_content(page))
-        text = reading_view(page.body or "")
-        if len(text) > PREVIEW_BODY_CHARS:
+        text = page.body or ""
+        cut_note = ""
+        if len(text) > PREVIEW_BODY_CHARS:  # cut first: the reading view then parses only what is shown
             cut = text.rfind("\n", 0, PREVIEW_BODY_CHARS)
             text = text[: cut if cut > 0 else PREVIEW_BODY_CHARS]
-            text += f"\n\n*… preview cut at {PREVIEW_BODY_CHARS:,} characters of {len(page.body or ''):,}.*"
-        body.update(text)
+            cut_note = f"\n\n*… preview cut at {PREVIEW_BODY_CHARS:,} characters of {len(page.body or ''):,}.*"
+        body.update(reading_view(text) + cut_note)
         self.scroll_home(animate=False)
 
     def clear(self) -> None:
