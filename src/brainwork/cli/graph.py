@@ -70,11 +70,20 @@ def _rebuild(config: Config, as_json: bool) -> None:
         raise UserError(
             f"the store is open in the {live.kind} (process {live.pid}); close it before `brainwork index --rebuild`"
         )
+    from brainwork.index.sync import sync
+    from brainwork.ops.journal import pending_journal
+
+    interrupted = pending_journal(config)
     with progress_bar("rebuilding", not as_json) as progress:
         report = rebuild(config, progress)
     # Finish an operation a crash interrupted, now that the undo log is back.
-    with open_store(config):
-        pass
+    # It rewrites files the rebuild indexed half-applied, so the figures
+    # printed are those of the store after it.
+    with open_store(config) as store:
+        if interrupted and report.sync is not None:
+            after = sync(config, store)
+            for name in ("pages", "attachments", "edges", "dead_links", "ambiguous_links", "parse_errors"):
+                setattr(report.sync, name, getattr(after, name))
     lost = report.lost_line()
     if lost:
         echo(f"brainwork: {lost}", err=True)
