@@ -439,8 +439,9 @@ def test_embedding_margin_and_its_fallback():
 
 
 def test_stop_hook_encoder_without_an_onnx_export_leaves_it_to_the_rules(tmp_path, sample_vault_copy):
-    config = load_config(sample_vault_copy)
-    config.store = tmp_path / "empty-store"  # no models/ export there
+    import dataclasses
+
+    config = dataclasses.replace(load_config(sample_vault_copy), store=tmp_path / "empty-store")  # no models/ export there
     encode = hooks.pushback_encoder(config)
     with pytest.raises(LookupError):
         encode(["x"])
