@@ -264,8 +264,8 @@ def read_transcript(path: str | Path) -> Session:
 #: Openings of a turn that push back on what the agent just did. Matched
 #: case-insensitively at the start of the turn or of one of its sentences
 #: (after "ok,", "hm," and the like). Tuned on the labelled sessions in
-#: tests/fixtures/transcripts/ (01-13, h1-h5, then v2-*; the v3-* sessions
-#: are held out; precision and recall in docs/learning-loop.md).
+#: tests/fixtures/transcripts/ (01-13, h1-h5, then v2-*; the v3-* and v4-*
+#: sessions are held out; precision and recall in docs/learning-loop.md).
 PUSHBACK_PATTERNS: tuple[str, ...] = (
     r"no+(?:pe)?\b(?!\s+(?:problem|worries|rush|need\b|thanks?\b|idea\b|clue\b|worry\b|hurry\b|changes?\b|more\b|longer\b|i?\s*don'?t\b))",
     r"(?:that'?s|that is|this is|it'?s|it is)\s+(?:not\s+(?:right|correct|what i (?:asked|meant|wanted|said))|wrong|incorrect|broken|the wrong)",
