@@ -168,7 +168,7 @@ def test_with_a_live_owner(serving):
     assert json.loads(r.stdout)["checked"]["store_pages"] > 100
     r = subprocess.run([BRAINWORK, "index", "--rebuild", "--vault", str(vault)], capture_output=True, text=True,
                        timeout=300)
-    assert r.returncode == 2 and "close it before `brainwork index --rebuild`" in r.stderr
+    assert r.returncode == 2 and "held by `brainwork serve`" in r.stderr and "before `brainwork index --rebuild`" in r.stderr
     assert not list((vault / ".brainwork").glob("graph.kuzu.before-rebuild-*"))
 
 
