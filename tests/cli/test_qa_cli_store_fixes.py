@@ -87,3 +87,26 @@ def test_rebuild_with_an_interrupted_operation_prints_the_recovered_figures(make
     assert r.exit_code == 0 and "completed an interrupted apply of rename" in r.stderr
     # The rename was finished: every link resolves, and the printed line says so.
     assert "rebuilt: 7 pages, 0 attachments, 6 edges, 0 dead links" in r.stdout
+
+
+def test_a_completed_rebuild_removes_leftovers_of_killed_ones(make_vault, tmp_path) -> None:
+    vault = make_vault({"A.md": "# A\nalpha\n", "B.md": "# B\n[[A]]\n"})
+    store = tmp_path / "s"
+    base = ["--vault", str(vault), "--store", str(store)]
+    assert _run(*base, "rename", "A", "Alpha").exit_code == 0
+    # What a rebuild SIGKILLed during its export and its build leaves.
+    export = store / "rebuild-export-20200101T000000Z"
+    new = store / "rebuild-new-20200101T000000Z"
+    export.mkdir()
+    (export / "UndoOp.arrow").write_bytes(b"x")
+    new.mkdir()
+    (new / "graph.kuzu").write_bytes(b"x" * 100)
+    r = _run(*base, "index", "--rebuild")
+    assert r.exit_code == 0
+    assert not export.exists() and not new.exists()
+    assert "removed what earlier interrupted rebuilds left: rebuild-export-20200101T000000Z" in r.stdout
+    assert _run(*base, "log", "--json").output.count('"rename"') == 1  # the history was kept
+    r = _run(*base, "index", "--rebuild")
+    assert "2 old stores kept aside by rebuilds take" in r.stdout
+    r = _run(*base, "doctor")
+    assert "rebuild-leftover" not in r.output

@@ -97,6 +97,11 @@ def _rebuild(config: Config, as_json: bool) -> None:
          f"{s.dead_links} dead links, {len(s.parse_errors)} parse errors in {report.seconds:.2f} s")
     echo(f"kept from the old store: {kept}")
     echo(f"old store kept as: {aside}")
+    if report.leftovers_removed:
+        echo(f"removed what earlier interrupted rebuilds left: {', '.join(p.name for p in report.leftovers_removed)}")
+    if report.aside_copies > 1:
+        echo(f"{report.aside_copies} old stores kept aside by rebuilds take {report.aside_bytes / 1e6:.1f} MB in "
+             f"{config.store}; delete the graph.kuzu.before-rebuild-* files you no longer need")
 
 
 @click.command("stats")

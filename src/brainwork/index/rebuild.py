@@ -18,7 +18,11 @@ with them). A rebuild
    deleted) and the new one takes their place (two renames).
 
 A rebuild killed before the swap leaves the old store where it was (run it
-again); the side folders it leaves are named by ``brainwork doctor``.
+again); the side folders it leaves are named by ``brainwork doctor``, and the
+next rebuild that completes removes them (it holds the store, so no other
+process can own them). It does not when it started without a database file:
+then a folder left by a rebuild killed between its two renames may hold the
+only copy of the store (doctor's ``rebuild-interrupted``).
 
 A store that cannot be opened at all loses its history; the rebuild still
 succeeds and says so in one line (:attr:`RebuildReport.lost`).
@@ -52,13 +56,19 @@ class RebuildReport:
 
     ``kept`` rows per table carried over (tables with rows only); ``lost``
     table -> why it could not be read; ``moved_aside`` the old database
-    files' new paths; ``sync`` the full index of the new store."""
+    files' new paths; ``sync`` the full index of the new store;
+    ``leftovers_removed`` side folders of earlier killed rebuilds deleted;
+    ``aside_copies``/``aside_bytes`` how many ``before-rebuild`` database
+    files the store folder now holds and their total size in bytes."""
 
     kept: dict[str, int] = field(default_factory=dict)
     lost: dict[str, str] = field(default_factory=dict)
     moved_aside: list[Path] = field(default_factory=list)
     sync: SyncReport | None = None
     seconds: float = 0.0
+    leftovers_removed: list[Path] = field(default_factory=list)
+    aside_copies: int = 0
+    aside_bytes: int = 0
 
     def lost_line(self) -> str | None:
         """One line naming the history that could not be kept, or None."""
@@ -74,6 +84,8 @@ class RebuildReport:
         return {
             "kept": self.kept, "lost": self.lost, "moved_aside": [str(p) for p in self.moved_aside],
             "index": self.sync.to_json() if self.sync else None, "seconds": round(self.seconds, 3),
+            "leftovers_removed": [str(p) for p in self.leftovers_removed],
+            "aside_copies": self.aside_copies, "aside_bytes": self.aside_bytes,
         }
 
 
@@ -90,6 +102,11 @@ def move_aside(folder: Path, stamp: str) -> list[Path]:
         seal_path(db).unlink()
     except FileNotFoundError:
         pass
+    # Two rebuilds within one second would share the name (and a rename
+    # would replace the first copy): the later one gets a -N suffix.
+    base, n = stamp, 1
+    while any(folder.glob(f"{DB_NAME}{ASIDE_INFIX}{stamp}*")):
+        stamp, n = f"{base}-{n}", n + 1
     for path in sorted(folder.glob(DB_NAME + "*")):
         rest = path.name[len(DB_NAME):]
         if ASIDE_INFIX in rest or not (rest == "" or rest.startswith(".")):
@@ -166,6 +183,7 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
     if held_elsewhere(db):
         raise StoreBusy(f"the store {db} is in use by another brainwork process; close it and try again")
     stamp = _stamp()
+    had_db = db.exists()
     export = folder / f"{EXPORT_PREFIX}{stamp}"
     tables = list(schema.KEPT_TABLES)
     exported = None
@@ -188,8 +206,26 @@ def rebuild(config: Config, progress: Progress | None = None) -> RebuildReport:
         if guard is not None:
             os.close(guard)
     shutil.rmtree(export, ignore_errors=True)
+    if had_db:
+        report.leftovers_removed = _remove_leftovers(folder, stamp)
+    asides = [p for p in folder.glob(DB_NAME + ASIDE_INFIX + "*") if p.is_file()]
+    report.aside_copies = sum(1 for p in asides if not p.name[len(DB_NAME + ASIDE_INFIX):].count("."))
+    report.aside_bytes = sum(p.stat().st_size for p in asides)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _remove_leftovers(folder: Path, stamp: str) -> list[Path]:
+    """Delete the export and new-store folders of earlier rebuilds (named
+    with a time before ``stamp``); the paths removed."""
+    gone = []
+    for side in sorted([*folder.glob(EXPORT_PREFIX + "*"), *folder.glob(NEW_PREFIX + "*")]):
+        when = side.name.split("-")[-1]
+        if side.is_dir() and when < stamp:
+            shutil.rmtree(side, ignore_errors=True)
+            if not side.exists():
+                gone.append(side)
+    return gone
 
 
 def _build_and_swap(config: Config, report: RebuildReport, exported, export: Path, new: Path, stamp: str,
