@@ -10,8 +10,12 @@ threads) at these moments:
 
 - after importing the app (interpreter start and imports);
 - when ``run_test`` hands over (app mounted, first pane composed);
-- **at first paint** (the page list populated and rendered): the target,
+- **at first paint**: the page list holds rows and the refresh after that
+  has run (``App.call_after_refresh``), i.e. they are on screen; the target,
   <= 1.2 s CPU at 10,000 pages;
+- when the app is next idle (``pilot.pause()``, the moment
+  ``benchmarks.bench_index`` reports): this also counts what starts after
+  the paint, such as the start-up sync;
 - which heavy modules were imported by then.
 
 The list is polled every ``--poll`` ms (default 20): polling costs CPU too,
@@ -76,9 +80,18 @@ def child(vault: Path, store: Path, poll: float) -> dict:
                 n = rows(app)
                 if not n:
                     await pilot.pause(poll)
-            await pilot.pause()  # the populated list rendered once
-            out["paint_cpu"], out["paint_wall"], out["rows"] = _cpu(), time.perf_counter() - t1, n
-            out["modules_at_paint"] = sorted(m for m in HEAVY if m in sys.modules)
+            out["rows_cpu"] = _cpu()
+            painted = asyncio.Event()
+
+            def on_paint() -> None:  # runs right after the next refresh: the rows are on screen
+                out["paint_cpu"], out["paint_wall"], out["rows"] = _cpu(), time.perf_counter() - t1, n
+                out["modules_at_paint"] = sorted(m for m in HEAVY if m in sys.modules)
+                painted.set()
+
+            app.call_after_refresh(on_paint)
+            await painted.wait()
+            await pilot.pause()  # until idle: as benchmarks.bench_index measures it
+            out["idle_cpu"] = _cpu()
             await pilot.press("q")
 
     asyncio.run(run())
@@ -112,6 +125,8 @@ def run(vault: Path, store: Path, runs: int, poll: float, pages: int) -> Bench:
     med = lambda k: statistics.median(r[k] for r in res)  # noqa: E731
     bench.add("first paint, CPU at the paint", Timing.of([r["paint_cpu"] for r in res]), target=TARGET_CPU,
               detail=f"{res[0]['rows']} rows; wall {med('paint_wall') + med('import_wall'):.2f} s from process start")
+    bench.add("  CPU when the app is next idle", Timing.of([r["idle_cpu"] for r in res]),
+              detail="bench_index's moment: includes work started after the paint")
     bench.add("  CPU after imports", Timing.of([r["import_cpu"] for r in res]), detail=f"wall {med('import_wall'):.2f} s")
     bench.add("  CPU when mounted", Timing.of([r["mount_cpu"] for r in res]))
     bench.add("peak RSS at exit", max(r["rss_mb"] for r in res), unit="MB")
