@@ -110,3 +110,11 @@ def test_a_completed_rebuild_removes_leftovers_of_killed_ones(make_vault, tmp_pa
     assert "2 old stores kept aside by rebuilds take" in r.stdout
     r = _run(*base, "doctor")
     assert "rebuild-leftover" not in r.output
+
+
+def test_a_control_character_in_yaml_is_one_line_with_line_and_column(make_vault, tmp_path) -> None:
+    vault = make_vault({"topics/ctrl.md": '---\ntype: topic\ntitle: "esc\x1b[31mred"\n---\n\nbody\n', "o.md": "# O\n"})
+    r = _run("--vault", str(vault), "--store", str(tmp_path / "s"), "check", "--code", "parse-error")
+    lines = [l for l in r.output.splitlines() if "ctrl.md" in l or "unicode string" in l]
+    assert lines == ["topics/ctrl.md:3: parse-error broken YAML frontmatter: control character U+001B at column 12 "
+                     "(YAML does not allow it; write it as an escape in double quotes, e.g. \\x1b)"]

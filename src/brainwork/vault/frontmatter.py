@@ -101,6 +101,20 @@ def _locate(exc: yaml.MarkedYAMLError, yaml_text: str, first_line: int) -> tuple
     return first_line + min(mark.line if mark else 0, last), f"broken YAML frontmatter: {problem}"
 
 
+def _reader_problem(exc: yaml.reader.ReaderError, yaml_text: str, first_line: int) -> tuple[int, str]:
+    """``(file line, message)`` for a character YAML does not accept (a
+    control character): PyYAML names it by its offset in the block, on a
+    second line of its message; the person needs the line and column."""
+    pos = max(0, min(exc.position, len(yaml_text)))
+    line = yaml_text.count("\n", 0, pos)
+    column = pos - (yaml_text.rfind("\n", 0, pos) + 1) + 1
+    char = exc.character if isinstance(exc.character, int) else ord(exc.character[:1] or "\0")
+    what = "control character" if char < 0x20 or 0x7F <= char < 0xA0 else "character"
+    return first_line + line, (f"broken YAML frontmatter: {what} U+{char:04X} at column {column} "
+                               "(YAML does not allow it; write it as an escape in double quotes, e.g. \\x"
+                               f"{char:02x})")
+
+
 #: The plain scalars YAML 1.1 reads as null (https://yaml.org/type/null.html).
 #: :func:`parse_yaml` keeps scalars as text, so ``type: null`` arrives as the
 #: text ``"null"``; a field that names something treats these as absent.
@@ -129,8 +143,11 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
         data = yaml.load(yaml_text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         raise FrontmatterError(*_locate(exc, yaml_text, first_line)) from None
+    except yaml.reader.ReaderError as exc:
+        raise FrontmatterError(*_reader_problem(exc, yaml_text, first_line)) from None
     except yaml.YAMLError as exc:
-        raise FrontmatterError(first_line, f"broken YAML frontmatter: {exc}") from None
+        # One line: PyYAML's text spans several ("in <unicode string> ...").
+        raise FrontmatterError(first_line, f"broken YAML frontmatter: {' '.join(str(exc).split())}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
