@@ -1,6 +1,6 @@
 """Workbench dialogs and panes saying what they do: the rename dialog's alias
 box, focus after the last finding of a filtered list is fixed, the page
-list's zoom, clipped undo-log cells, the parse-error toast. Assertions are
+list's zoom, clipped undo-log cells. Assertions are
 on what the screen shows, the files written and the messages posted."""
 
 from __future__ import annotations
@@ -106,3 +106,20 @@ async def test_fixing_the_last_finding_of_a_filtered_list_keeps_the_keys_on_the_
         assert undone and not undone[-1].error
         assert page.read_bytes() == original
         assert "“u”" not in "\n".join(screen_text(app))  # not typed into the filter
+
+
+async def test_undo_log_cuts_long_kinds_and_summaries_with_an_ellipsis(sample_config, settle) -> None:
+    from brainwork.ops import fixes
+    from brainwork.tui.operations import run_operation
+
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        page = "topics/on-call-handover"
+        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, page, "topic"))
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        row = next(line for line in screen_text(app) if "set-type" in line)
+        assert "set type of topics/on-c" in row and "…" in row  # the summary is cut, and says so
+        assert row.rstrip().endswith("│")  # inside the panel: nothing runs past its edge

@@ -35,6 +35,8 @@ from textual.worker import get_current_worker
 from brainwork.ops import changeset
 from brainwork.ops.changeset import Operation
 from brainwork.tui.screens.base import PaneScreen
+from brainwork.tui.widgets.cells import shown
+from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
 
 #: Diff text shown per operation is cut after this many lines (a rename of
 #: a page with 1,000 backlinks has a long diff; the files list stays whole).
@@ -90,7 +92,23 @@ class OperationLoaded(Message):
         self.operation = operation
 
 
-class UndoTable(DataTable):
+#: The undo log's columns: the kind and the summary share the width (cut
+#: with "…" in a narrow terminal, e.g. "confirm-corr…" at 80 columns).
+UNDO_COLUMNS = (
+    ColumnSpec("id", "#", width=4),
+    ColumnSpec("state", "state", width=10),
+    ColumnSpec("kind", "kind", weight=1, minimum=10),
+    ColumnSpec("when", "when", width=16),
+    ColumnSpec("summary", "summary", weight=3, minimum=16),
+)
+
+
+def _cut(text: str, style: str) -> Text:
+    """A cell that ends in "…" where its column cuts it."""
+    return Text(shown(text), style=style, overflow="ellipsis", no_wrap=True)
+
+
+class UndoTable(FittedTable):
     """The operations (row keys are operation ids as text)."""
 
     HELP_TITLE = "operation list"
@@ -125,7 +143,7 @@ class UndoLogScreen(PaneScreen):
     def compose_body(self) -> Iterable[Widget]:
         with Vertical(id="undo-body"):
             with Vertical(id="undo-top"):
-                yield UndoTable(id="undo-table", cursor_type="row", zebra_stripes=True)
+                yield UndoTable(UNDO_COLUMNS, id="undo-table")
                 yield Static("", id="undo-empty")
             with VerticalScroll(id="undo-detail"):
                 yield Static("", id="undo-detail-head")
@@ -134,11 +152,6 @@ class UndoLogScreen(PaneScreen):
     def on_mount(self) -> None:
         super().on_mount()
         table = self.query_one(UndoTable)
-        table.add_column("#", key="id", width=4)
-        table.add_column("state", key="state", width=10)
-        table.add_column("kind", key="kind", width=12)
-        table.add_column("when", key="when", width=16)
-        table.add_column("summary", key="summary")
         top = self.query_one("#undo-top")
         top.border_title = "Undo log · newest first"
         top.border_subtitle = "u undo · U redo · merges are not listed (they cannot be undone)"
@@ -169,7 +182,7 @@ class UndoLogScreen(PaneScreen):
         self.operations = message.operations
         table = self.query_one(UndoTable)
         keep = self._highlighted_id()
-        table.clear()
+        rows = []
         next_undo = next((op.id for op in self.operations if op.state == "done"), None)
         next_redo = next((op.id for op in reversed(self.operations) if op.state == "undone"), None)
         for op in self.operations:
@@ -179,14 +192,17 @@ class UndoLogScreen(PaneScreen):
             elif op.id == next_redo:
                 state.append(" ← U", style="bold")
             dim = "dim" if op.state == "undone" else ""
-            table.add_row(
+            rows.append((str(op.id), [
                 Text(str(op.id), style=dim),
                 state,
-                Text(op.kind, style=dim),
-                Text(format_time(op.created), style=dim),
-                Text(op.summary, style=dim, overflow="ellipsis", no_wrap=True),
-                key=str(op.id),
-            )
+                _cut(op.kind, dim),
+                _cut(format_time(op.created), dim),
+                _cut(op.summary, dim),
+            ]))
+        row = 0
+        if keep is not None:
+            row = next((i for i, op in enumerate(self.operations) if op.id == keep), 0)
+        table.set_rows(rows, row)
         empty = self.query_one("#undo-empty", Static)
         empty.display = not self.operations
         table.display = bool(self.operations)
@@ -199,10 +215,6 @@ class UndoLogScreen(PaneScreen):
             return
         if self.focused is None:  # the table was hidden while the log was empty
             table.focus()
-        row = 0
-        if keep is not None and any(op.id == keep for op in self.operations):
-            row = table.get_row_index(str(keep))
-        table.move_cursor(row=row, animate=False)
         self._load_detail(self.operations[row].id)
 
     def _highlighted_id(self) -> int | None:
