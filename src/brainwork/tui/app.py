@@ -121,6 +121,10 @@ class BrainworkApp(App[None]):
         #: Load the model and embed changed pages after the first sync
         #: (``brainwork open`` does: agents' recall then answers warm).
         self._warmed = not warm_up
+        #: The parse errors the last "Parse errors" toast was about, as
+        #: (path, message): every sync reports the whole set, and the toast
+        #: is raised only when a file joins it (the status bar keeps the count).
+        self._parse_errors_told: frozenset[tuple[str, str]] = frozenset()
         self.panes = panes
         self.index_on_start = index_on_start
         #: True once the vault has been synced in this session (or syncing is off).
@@ -410,7 +414,9 @@ class BrainworkApp(App[None]):
                 f"{len(report.removed) - moved} removed{f', {moved} moved' if moved else ''} in {report.seconds:.2f} s",
                 title="Indexed",
             )
-        if report.parse_errors:
+        errors = frozenset((e.path, e.message) for e in report.parse_errors)
+        told, self._parse_errors_told = self._parse_errors_told, errors
+        if errors - told or (errors and not getattr(message, "quiet", False)):  # ctrl+r asks for the full picture
             # Files, not errors; and most such files are indexed in part (a
             # title that is not text still gives a page), so not "could not
             # be indexed".
