@@ -118,3 +118,15 @@ def test_a_control_character_in_yaml_is_one_line_with_line_and_column(make_vault
     lines = [l for l in r.output.splitlines() if "ctrl.md" in l or "unicode string" in l]
     assert lines == ["topics/ctrl.md:3: parse-error broken YAML frontmatter: control character U+001B at column 12 "
                      "(YAML does not allow it; write it as an escape in double quotes, e.g. \\x1b)"]
+
+
+def test_an_unparsed_page_is_not_called_an_orphan(make_vault, tmp_path) -> None:
+    vault = make_vault({"tools/certbot.md": "# certbot\n", "a.md": "# A\n[[tools/certbot]]\n", "lonely.md": "# L\n"})
+    (vault / "topics").mkdir()
+    (vault / "topics/latin1.md").write_bytes(
+        b"---\ntitle: Latin1 page\ntype: topic\n---\n\nCaf\xe9 cr\xe8me [[tools/certbot]] and more text.\n")
+    r = _run("--vault", str(vault), "--store", str(tmp_path / "s"), "check", "--code", "orphan,parse-error")
+    out = r.output.splitlines()
+    assert any(l.startswith("topics/latin1.md:6: parse-error not UTF-8") for l in out), r.output
+    assert not any("latin1.md" in l and "orphan" in l for l in out), r.output
+    assert any(l.startswith("lonely.md:1: orphan") for l in out), r.output

@@ -123,7 +123,9 @@ def parse_error(ctx: Context) -> list[Finding]:
 # -- links ----------------------------------------------------------------------
 def orphan(ctx: Context) -> list[Finding]:
     """Pages with no live edge to or from another page (links to attachments
-    and dead links do not connect a page to the memory)."""
+    and dead links do not connect a page to the memory). A page with a parse
+    error is left out: its links may not have been read (not UTF-8, over the
+    size limit), and its ``parse-error`` finding already names it."""
     pages = set(ctx.pages.id)
     connected: set[str] = set()
     dead: Counter[str] = Counter()
@@ -138,8 +140,9 @@ def orphan(ctx: Context) -> list[Finding]:
         else:
             attach[r.file] += 1
     out = []
+    broken = ctx.broken
     for pid in ctx.pages.id:
-        if pid in connected:
+        if pid in connected or pid in broken:
             continue
         extra = []
         if dead[pid]:
