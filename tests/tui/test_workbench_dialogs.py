@@ -123,3 +123,23 @@ async def test_undo_log_cuts_long_kinds_and_summaries_with_an_ellipsis(sample_co
         row = next(line for line in screen_text(app) if "set-type" in line)
         assert "set type of topics/on-c" in row and "…" in row  # the summary is cut, and says so
         assert row.rstrip().endswith("│")  # inside the panel: nothing runs past its edge
+
+
+async def test_zoom_on_the_page_list_gives_it_the_whole_width(sample_config, settle) -> None:
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("z")  # the page list has the focus at start
+        await settle(pilot)
+        lines = screen_text(app)
+        assert lines[1].startswith("╭─ Pages") and lines[1].endswith("╮") and len(lines[1]) == 80
+        assert "╱" not in "\n".join(lines)  # no maximise background beside it
+        await pilot.press("greater_than_sign")  # a session width set with < / > is overruled too
+        await settle(pilot)
+        await pilot.press("z", "z")
+        await settle(pilot)
+        assert screen_text(app)[1].endswith("╮") and "╱" not in "\n".join(screen_text(app))
+        await pilot.press("z")
+        await settle(pilot)
+        top = screen_text(app)[1]
+        assert "Pages" in top and "╭─ Neigh" in top and "╭─ Previ" in top  # restored: the three panels again

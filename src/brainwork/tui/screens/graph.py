@@ -461,8 +461,18 @@ class GraphScreen(PaneScreen):
         self.app.graph_list_share = max(low, min(high, share + step * LIST_SHARE_STEP))
         self._apply_list_share()
 
+    def watch_maximized(self, maximized: Widget | None) -> None:
+        # The list's width is an inline style (which outranks any stylesheet
+        # rule): maximised, it would keep its share of the pane beside the
+        # maximise background instead of the whole width.
+        self._apply_list_share()
+
     def _apply_list_share(self) -> None:
-        styles = self.query_one("#graph-left").styles
+        left = self.query_one("#graph-left")
+        styles = left.styles
+        if self.maximized is left:
+            styles.width, styles.min_width = "1fr", 0
+            return
         share = self.app.graph_list_share
         styles.width = f"{LIST_SHARE if share is None else share}%"
         styles.min_width = MIN_LIST_WIDTH if share is None else 0  # 0, not None: None would fall back to the .tcss minimum
