@@ -69,10 +69,6 @@ class IndexCancelled(Exception):
     cancelled; sync writes only at its end, so stopping early writes nothing."""
 
 
-#: Seconds between the stored pages being shown and the start-up sync.
-STARTUP_SYNC_DELAY = 0.3
-
-
 class BrainworkApp(App[None]):
     """The workbench on one vault.
 
@@ -461,11 +457,11 @@ class BrainworkApp(App[None]):
             # Sync only once the stored pages are on screen: indexing
             # competes for the interpreter lock (and imports pyarrow and
             # numpy), so starting it with the store's opening, or even with
-            # this list (its rows and the first page's neighbourhood and
-            # preview are drawn over the next refreshes), would delay the
-            # first paint of an indexed vault (~0.3-0.5 s of CPU at 10,000
-            # pages). The sync of an unchanged vault starts a moment later.
-            self.set_timer(STARTUP_SYNC_DELAY, partial(self.action_reindex, quiet=True))
+            # this list, would delay the first paint of an indexed vault
+            # (~0.3 s of CPU at 10,000 pages). (A timer would let it start
+            # later still, but then no worker runs in between and "the
+            # workbench is idle" would no longer mean "the start-up sync is done".)
+            self.call_after_refresh(self.action_reindex, quiet=True)
 
     def action_parse_errors(self) -> None:
         self._read_parse_errors()
