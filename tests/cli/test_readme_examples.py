@@ -1,5 +1,5 @@
 """README examples run as typed: the daily workflow's capture commands
-chain on a small vault."""
+chain on a small vault, and the workbench paragraph names every pane."""
 
 from __future__ import annotations
 
@@ -29,3 +29,10 @@ def test_daily_workflow_capture_commands_run_as_typed(make_vault, tmp_path) -> N
     assert r.returncode == 0, r.stderr
     assert list((vault / "corrections").glob("*.md")) and list((vault / "tasks").glob("*renew-tls-cert-for-api.md"))
 
+
+def test_readme_names_every_workbench_pane() -> None:
+    from brainwork.tui.panes import PANES
+
+    text = README.read_text(encoding="utf-8")
+    for pane in PANES:
+        assert f"**{pane.key} {pane.title}**" in text, pane.title
