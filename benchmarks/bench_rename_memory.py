@@ -9,7 +9,8 @@ runs ``--cycles`` times: rename the page (``ops.rename.rename``) under an
 exclusive hold, re-read what the workbench re-reads after an operation
 (page list, counts, palette index, undo state), undo it
 (``ops.changeset.undo``), re-read again; after each operation the store is
-recycled (``StoreHandle.recycle``: closed, reopened, freed memory returned),
+recycled when memory grew by more than 64 MB since it was opened
+(``StoreHandle.recycle_if_grown``: closed, reopened, freed memory returned),
 as the workbench's ``tui.operations.run_operation`` does (``--no-recycle``
 shows the growth without it). After each cycle it records:
 
@@ -75,6 +76,7 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
     bench = Bench("rename_memory", {"pages": pages, "backlinks": backlinks, "cycles": cycles, "seed": seed,
                                     "recycle": recycle})
     curve: list[dict] = []
+    recycled = 0
     try:
         with handle.exclusive() as store:
             sync(config, store)
@@ -95,12 +97,12 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
             with handle.exclusive() as store:
                 rename(config, store, "Bench Target", "Renamed Target")
             if recycle:  # as the workbench's run_operation does after every operation
-                handle.recycle()
+                recycled += handle.recycle_if_grown()
             reread()
             with handle.exclusive() as store:
                 changeset.undo(config, store)
             if recycle:
-                handle.recycle()
+                recycled += handle.recycle_if_grown()
             reread()
             assert _digest(vault) == original, "undo did not restore every byte"
             row = {"cycle": i + 1, "rss": rss_mb(), "peak": peak_mb(), "heap": _heap(trace),
@@ -117,6 +119,8 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
               target=max(first["rss"] * 1.1, first["rss"] + 30), detail="target: within 10% / 30 MB of cycle 1")
     bench.add("RSS curve", 0, unit="", detail=" ".join(f"{r['rss']:.0f}" for r in curve))
     bench.add("peak RSS", max(r["peak"] for r in curve), unit="MB")
+    bench.add("store reopened (StoreHandle.recycle_if_grown)", recycled, unit="times",
+              detail=f"after {2 * len(curve)} operations")
     if trace:
         bench.add("Python heap, cycle 1 -> last", last["heap"] - first["heap"], unit="MB",
                   detail=f"{first['heap']:.0f} -> {last['heap']:.0f} MB")

@@ -58,3 +58,15 @@ def test_recycle_waits_for_holders_and_gives_up_after_its_timeout(sample_vault_c
         thread.join(10)
         handle.close()
     assert handle.recycle() is False  # closed: nothing to reopen
+
+
+def test_recycle_if_grown_only_past_the_growth_limit(sample_vault_copy) -> None:
+    config = load_config(sample_vault_copy)
+    handle = StoreHandle(config)
+    handle.open()
+    try:
+        old = handle._store
+        assert handle.recycle_if_grown(grown_mb=10_000) is False and handle._store is old
+        assert handle.recycle_if_grown(grown_mb=-1) is True and handle._store is not old
+    finally:
+        handle.close()

@@ -177,8 +177,8 @@ def run_operation(
             app.post_message(OperationFinished(label, error=""))  # clears the progress; the app reports the bug
             raise
         # Kùzu keeps each write's memory until the database closes: without
-        # this a session grew by ~20-50 MB per rename or undo of a widely linked page.
-        app.store.recycle(timeout=2.0)
+        # this a session grew by ~25 MB per rename and undo of a widely linked page.
+        app.store.recycle_if_grown()
         app.post_message(
             OperationFinished(label, result, message(result), undo_state=state, done=done, reload=reload)
         )
