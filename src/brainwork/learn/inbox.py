@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import date
 
+from brainwork.analysis.titles import thing_title
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.learn.consolidate import UNRESOLVED, cluster_of
@@ -221,7 +222,11 @@ def confirm_correction(
         for key in CORRECTION_REQUIRED:
             text = set_field(text, key, values[key])
         if str(corr["title"] or "").startswith(PROPOSAL_TITLE_PREFIX):
-            title = values["wrong"] if len(values["wrong"]) <= TITLE_MAX else values["wrong"][: TITLE_MAX - 1].rstrip() + "…"
+            # A thing-title (no dates, shorter than the diary-title limit,
+            # cut at a clause or word boundary): the whole quote as the
+            # title made every confirmed proposal a diary-title finding.
+            title = thing_title(values["wrong"], config.thresholds.diary_title_chars) or values["wrong"]
+            title = title if len(title) <= TITLE_MAX else title[: TITLE_MAX - 1].rstrip() + "…"
             text = set_field(text, "title", title)
         return set_field(text, "status", "open")
 

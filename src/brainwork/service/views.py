@@ -676,7 +676,11 @@ class ProposalDraft:
 
 #: Words a push-back starts with (case-insensitive), dropped from the quote
 #: to draft the correct behaviour.
-_PUSHBACK = ("no", "nope", "not that", "wrong", "stop", "actually", "wait", "hmm", "please", "instead")
+_PUSHBACK = ("no", "nope", "not that", "wrong", "stop", "actually", "wait", "hmm", "please", "instead",
+             "that's wrong", "that is wrong", "that's not right", "that is not right")
+#: How a sentence that tells the agent what it did begins ("you only checked
+#: the leaf"): the action objected to, not the instruction that follows it.
+_TOLD_BACK = ("you ", "you'", "that's ", "that is ", "this is ", "it's ", "it is ", "that was ")
 #: Words that introduce the reason in a push-back.
 _BECAUSE = (" because ", " since ", " so that ", " otherwise ")
 
@@ -697,6 +701,19 @@ def draft_from_quote(quote: str, wrong: str = "", correct: str = "", why: str = 
                 rest = rest[len(w):].lstrip(" ,.;:!-—")
                 lower = rest.lower()
                 changed = True
+    # "That's wrong — you only checked the leaf on disk. Check the chain the
+    # load balancer serves.": leading sentences that tell the agent what it
+    # did are the wrong part; the instruction after them is the correct one.
+    told: list[str] = []
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", rest) if x]
+    while len(sentences) > 1 and sentences[0].lower().startswith(_TOLD_BACK):
+        told.append(sentences.pop(0))
+    if told:
+        rest = " ".join(sentences)
+        lower = rest.lower()
+    told_wrong = " ".join(told).rstrip(" .")
+    if told_wrong:
+        told_wrong = told_wrong[0].upper() + told_wrong[1:]
     reason = ""
     for b in _BECAUSE:
         at = lower.find(b)
@@ -708,8 +725,9 @@ def draft_from_quote(quote: str, wrong: str = "", correct: str = "", why: str = 
         rest = rest[0].upper() + rest[1:]
     if reason and reason[0].islower():
         reason = reason[0].upper() + reason[1:]
+    rest = rest.rstrip(" .") if told else rest
     guess_correct = rest if rest and rest != q and len(re.findall(r"\w+", rest)) >= 2 else ""
-    return ProposalDraft(q, wrong or q, correct or guess_correct, why or reason)
+    return ProposalDraft(q, wrong or told_wrong or q, correct or guess_correct, why or reason)
 
 
 def inbox_view(store: "Store", *, include_handled: bool = False) -> InboxView:
