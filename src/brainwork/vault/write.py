@@ -159,7 +159,12 @@ def slugify(text: str, max_len: int = 60) -> str:
     ``"renew-tls-cert-billing"``; never empty (``"page"``)."""
     norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", norm.lower()).strip("-")
-    slug = slug[:max_len].rstrip("-")
+    if len(slug) > max_len:
+        # At a word boundary when there is one in the second half: a name cut
+        # mid-word ("...-on-disk-c") reads as a typo.
+        at = slug.rfind("-", 0, max_len + 1)
+        slug = slug[:at] if at > max_len // 2 else slug[:max_len]
+    slug = slug.rstrip("-")
     if not slug or slug.split(".")[0] in _RESERVED:
         slug = f"page-{slug}" if slug else "page"
     return slug
