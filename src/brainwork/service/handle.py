@@ -172,7 +172,9 @@ class StoreHandle:
         the checkpoint Kùzu makes at close (~0.3 s CPU at 10,000 pages, 1-3 s
         at 50,000), so it is paid every few operations, not after each, and
         memory stays within ``grown_mb`` of its level. Returns whether it
-        recycled."""
+        recycled. Memory glibc holds freed is returned first (milliseconds),
+        so that only what Kùzu keeps counts."""
+        _release_freed_memory()
         rss = _rss_mb()
         if rss is None or self._rss_at_open is None or rss - self._rss_at_open <= grown_mb:
             return False
