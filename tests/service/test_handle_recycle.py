@@ -67,6 +67,6 @@ def test_recycle_if_grown_only_past_the_growth_limit(sample_vault_copy) -> None:
     try:
         old = handle._store
         assert handle.recycle_if_grown(grown_mb=10_000) is False and handle._store is old
-        assert handle.recycle_if_grown(grown_mb=-1) is True and handle._store is not old
+        assert handle.recycle_if_grown(grown_mb=-10_000) is True and handle._store is not old
     finally:
         handle.close()
