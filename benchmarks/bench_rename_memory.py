@@ -9,7 +9,7 @@ runs ``--cycles`` times: rename the page (``ops.rename.rename``) under an
 exclusive hold, re-read what the workbench re-reads after an operation
 (page list, counts, palette index, undo state), undo it
 (``ops.changeset.undo``), re-read again; after each operation the store is
-recycled when memory grew by more than 64 MB since it was opened
+recycled when memory grew by more than 32 MB since it was opened
 (``StoreHandle.recycle_if_grown``: closed, reopened, freed memory returned),
 as the workbench's ``tui.operations.run_operation`` does (``--no-recycle``
 shows the growth without it). After each cycle it records:
