@@ -78,7 +78,9 @@ def snap_app(snap_compare, config, settle, steps, monkeypatch=None):
         await settle(pilot)
         pilot.app.clear_notifications()  # toasts time out: not part of the state
         await pilot.pause()
-        for box in pilot.app.query(Input):
+        # A modal prompt is its own screen: the app's query does not reach it.
+        for box in [*pilot.app.query(Input), *pilot.app.screen.query(Input)]:
             box.cursor_blink = False
+        await pilot.pause()
 
     return snap_compare(app, terminal_size=SIZE, run_before=run_before)
