@@ -227,16 +227,19 @@ def _line_index(text: str) -> list[int]:
     return [m.end() for m in re.finditer("\n", text)]
 
 
-def body_links(text: str, body_start: int, body_line: int) -> list[Link]:
+def body_links(text: str, body_start: int, body_line: int, masked: str | None = None) -> list[Link]:
     """Links written in the body ``text[body_start:]``; offsets are in ``text``.
 
     Every body link is a ``related`` edge. Self-links (``[[#Heading]]``,
     ``[x](#anchor)``), external URLs and empty targets are skipped.
+    ``masked`` is ``mask_non_links(body)`` when the caller has it already
+    (the parser masks each body once, for links and the title heading).
     """
     body = text[body_start:]
     if "[" not in body:
         return []
-    masked = mask_non_links(body)
+    if masked is None:
+        masked = mask_non_links(body)
     newlines = _line_index(body)
     found: list[tuple[int, Link]] = []
     for m in WIKILINK.finditer(masked):

@@ -125,7 +125,11 @@ def parse_text(
         links.extend(frontmatter_links(text, split.yaml_start, split.yaml_end))
     page.body_line = split.body_line
     page.body = text[split.body_start :]
-    links.extend(body_links(text, split.body_start, split.body_line))
+    # One mask per body: links and the title heading both read it.
+    title = page.fields.get("title")
+    wants_heading = not (isinstance(title, str) and title.strip()) and "#" in page.body
+    masked = mask_non_links(page.body) if "[" in page.body or wants_heading else None
+    links.extend(body_links(text, split.body_start, split.body_line, masked))
     page.links = links
     fields = page.fields
     title = fields.get("title")
@@ -136,7 +140,7 @@ def parse_text(
             m = _TITLE_KEY.search(text, 0, split.yaml_end)
             line = text.count("\n", 0, m.start()) + 1 if m else 2
             page.errors.append(ParseError(rel_path, line, "frontmatter 'title' is not text; using the heading or file name"))
-        m = _H1.search(mask_non_links(page.body)) if "#" in page.body else None
+        m = _H1.search(masked) if wants_heading and masked is not None else None
         if m:
             page.title = m.group(1).strip()
     t = fields.get("type")
