@@ -132,7 +132,7 @@ def test_sync_after_edits_equals_full_reindex(tmp_path) -> None:
     # derandomize: the same 20 scenarios on every run. One run in three full suites
     # crashed inside Kùzu (SIGSEGV in a keyed edge read after many in-place
     # updates on one store, docs/architecture.md "Kùzu 0.11.3 behaviour");
-    # 60 seeds tried by hand did not reproduce it.
+    # 25 seeds tried by hand did not reproduce it.
     @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(scenario(), scenario())
     def check(first, second) -> None:
