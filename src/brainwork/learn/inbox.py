@@ -142,6 +142,20 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
     return dated + undated
 
 
+def dismissal_edit(why: str, today: str | date | None = None):
+    """The frontmatter edit that dismisses one correction page: ``status:
+    dismissed``, ``dismissed: DATE`` and, when ``why`` (one line) is given,
+    ``dismissed_reason:``. Shared by the single and the batch dismissal."""
+    day = today.isoformat() if isinstance(today, date) else (today or date.today().isoformat())
+
+    def edit(text: str) -> str:
+        text = set_field(text, "status", "dismissed")
+        text = set_field(text, "dismissed", day)
+        return set_field(text, "dismissed_reason", why) if why else text
+
+    return edit
+
+
 def dismiss_correction(
     config: Config,
     store: Store,
@@ -168,16 +182,9 @@ def dismiss_correction(
     corr = rows[cid]
     if corr["status"] not in WAITING:
         raise UserError(f"{cid} is already {corr['status']}; only open, clustered or proposed corrections can be dismissed")
-    day = today.isoformat() if isinstance(today, date) else (today or date.today().isoformat())
     why = _one_line(reason)
-
-    def edit(text: str) -> str:
-        text = set_field(text, "status", "dismissed")
-        text = set_field(text, "dismissed", day)
-        return set_field(text, "dismissed_reason", why) if why else text
-
     edits = Edits(config)
-    edits.edit(corr["path"], edit)
+    edits.edit(corr["path"], dismissal_edit(why, today))
     return unit_of_work.apply(
         config, store, "dismiss-correction", f"dismiss {cid}" + (f": {why}" if why else ""), edits.changes(),
         details={"correction": cid, "reason": why},

@@ -76,21 +76,14 @@ def dismiss_corrections(
     Raises:
         UserError: none of them can be dismissed, or a file changed meanwhile.
     """
-    from brainwork.learn.inbox import WAITING, _one_line
+    from brainwork.learn.inbox import WAITING, _one_line, dismissal_edit
     from brainwork.learn.pagefile import Edits
     from brainwork.store import graph
     from brainwork.store import learning as q
-    from brainwork.vault.edit import set_field
 
     rows = {c["id"]: c for c in q.corrections(store)}
-    day = today.isoformat() if isinstance(today, date) else (today or date.today().isoformat())
     why = _one_line(reason)
-
-    def edit(text: str) -> str:
-        text = set_field(text, "status", "dismissed")
-        text = set_field(text, "dismissed", day)
-        return set_field(text, "dismissed_reason", why) if why else text
-
+    edit = dismissal_edit(why, today)
     edits = Edits(config)
     done: list[str] = []
     skipped: list[Skipped] = []
