@@ -1,73 +1,15 @@
 """Replay: does doctrine reduce repeated corrections?
 
-The design's acceptance criterion is "a measurable improvement on a
-repeated task class after doctrine exists, versus before". The replay walks
-the vault's history and measures exactly that, with counts a person can
-check.
-
-**Lessons.** A lesson is the set of corrections one rule was drafted or
-promoted from (its evidence; rules that are active, candidate or retired —
-a rejected rule's cluster was judged not to be a lesson). A correction that
-is no rule's evidence joins the lesson whose evidence centroid its vector is
-closest to, when at least ``thresholds.lesson_similarity`` cosine-similar
-(it would have joined that cluster): a kubectl slip during a certificate
-rotation says nothing about a certificate-chain lesson. Dismissed
-corrections never count (a person withdrew them).
-
-**The walk.** Tasks in date order (``created``; ties by id; tasks without a
-date are left out and counted as ``undated_tasks``). A correction *repeats*
-its lesson when a correction of the same lesson came from an earlier task.
-For each repeat the replay asks whether the lesson was **in the agent's
-context when the task started**:
-
-- ``doctrine``: its rule was active on the task's date (``activated`` <=
-  task date, and before its ``retired`` date). A correction the rule was
-  approved from is never "in the room" through that rule: the rule came
-  from it.
-- ``recall``: recall of the task's request would have served one of the
-  lesson's corrections. Stored recall hits (``RecallHit``) record the query
-  text and the pages served but not which task they were for, so the
-  ranking is **recomputed** with recall's own ranking
-  (:func:`~brainwork.learn.recall.score_tasks`, the code
-  :func:`~brainwork.learn.recall.rank_tasks` runs): the task's title and
-  request (one encode call for all tasks) against the cached page vectors
-  of the tasks dated before it and of their corrections made before it —
-  task cosine, situation, title/tag overlap and lesson terms, the same
-  candidate pool (:data:`~brainwork.learn.recall.CANDIDATES` nearest
-  tasks and corrections) and the same cut. The lesson surfaced when a kept
-  task received one of the lesson's corrections (recall serves a task's
-  corrections one hop out). The character budget is not applied (on a
-  small vault it never cuts a task's corrections). Deterministic: same
-  vault, same model, same answer.
-
-The **lesson-in-the-room rate** is repeats whose lesson was in the room /
-all repeats. Low: memory did not surface what was already learned. High
-with repeats still happening: the lesson was there and did not change the
-work.
-
-**Task class.** Per lesson, the tasks of its kind: the tasks its
-corrections came from, plus every dated task whose title + request vector
-is at least ``thresholds.rule_task_similarity`` similar to the centroid of
-the evidence tasks' vectors, or that carries at least
-``thresholds.task_class_tags`` of the lesson's class tags (tags on at least
-half of the evidence tasks; all of them when there are fewer). Later tasks
-of the same kind join even when nobody corrected them.
-
-**Before / after** (active or retired rules): tasks of the class dated
-before activation, plus the tasks of the corrections the rule was approved
-from (whatever their date: they preceded the approval), form *before*;
-tasks dated on or after activation (and before retirement) that hold no
-such correction form *after*. A task *got the correction again* when it
-holds a repeat of the lesson. So the first correction of a lesson never
-counts, the evidence of a rule approved today is never "after", and a
-correction linked to a rule after its approval (dated after it) is a repeat
-after. With fewer than ``thresholds.replay_min_tasks`` tasks on a side the
-verdict is "too little data"; "fewer repeats after" needs at least
-``thresholds.replay_min_fewer_tasks`` repeated tasks fewer on the after side
-than the before rate predicts (before rate x after tasks); a smaller drop is
-"slightly fewer (under one task)", a rate that did not drop "no fewer
-repeats after". This is an observational comparison, not an
-experiment; the counts are shown so a person can judge.
+Walks the vault's dated tasks and measures the design's acceptance criterion
+("a measurable improvement on a repeated task class after doctrine exists,
+versus before") with counts a person can check. Read-only; deterministic for
+one vault and one model. Recall is recomputed with recall's own ranking
+(:func:`brainwork.learn.recall.score_tasks`) because stored recall hits do
+not record the task they served. Thresholds: ``lesson_similarity``,
+``rule_task_similarity``, ``task_class_tags``, ``replay_min_tasks`` and
+``replay_min_fewer_tasks`` in :mod:`brainwork.thresholds`. Lessons, repeats,
+"in the room", task classes and verdicts: docs/learning-loop.md, section 7.
+This is an observational comparison, not an experiment.
 """
 
 from __future__ import annotations
@@ -283,7 +225,7 @@ def replay(
     embedder: Embedder | None = None,
     rules: list[Rule] | None = None,
 ) -> Replay:
-    """Walk the vault's tasks in date order and measure repeats (module doc).
+    """Walk the vault's tasks in date order and measure repeats (docs/learning-loop.md, section 7).
 
     ``rules``: all rule pages when the caller has them (default: read).
     Loads the embedding model (one encode call for the tasks' requests);
