@@ -1,36 +1,15 @@
-"""Claude Code hooks: load the doctrine into a session and capture the
-session without the agent's help (``brainwork hook EVENT``).
+"""Claude Code hooks (``brainwork hook EVENT``): load the doctrine into a
+session and capture the session without the agent's help.
 
-Each hook gets Claude Code's JSON on stdin (:class:`HookInput`) and answers
-with what Claude Code reads from a hook (:class:`HookOutput`):
-
-- **SessionStart** (``source`` startup|resume|clear|compact): the doctrine,
-  as ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
-  "additionalContext": ...}}``. After a compaction (``compact``) the same
-  block comes back, so the rules survive it.
-- **UserPromptSubmit** (``prompt``): the doctrine, one line per rule, then
-  the prior work recall finds for the prompt, in the room left. Silent for
-  a trivial prompt (:func:`is_trivial`).
-- **PreCompact**: plain text on stdout, which Claude Code hands the
-  compaction as custom instructions (its JSON schema has no
-  ``additionalContext`` for this event, anthropics/claude-code#46191):
-  keep the standing rules in the summary.
-- **Stop**: writes or updates the session's task record and proposes
-  corrections (:func:`capture_session`); prints nothing for the model
-  (``additionalContext`` on Stop resumes the turn), at most a
-  ``systemMessage`` for the person when a correction was proposed.
-
-The context never exceeds :data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`
-(Claude Code swaps anything longer for a preview the model cannot read);
-rules are kept by priority — most corrected first, then newest — and a last
-line says how many were left out and where to read them.
-
-Hooks must not slow a session or break it: a missing, unreadable or busy
-vault gives no output and exit 0. They never keep the store: the doctrine
-comes from the store's owner (the workbench, ``brainwork serve``) when one
-runs, else straight from the rule pages (:func:`brainwork.learn.doctrine.doctrine_from_vault`,
-no store opened); recall goes to the owner, else runs against the store
-opened for that one call (the ``call`` collaborator, :func:`brainwork.cli.served.call`).
+Each hook reads Claude Code's JSON on stdin (:class:`HookInput`) and answers
+with what Claude Code reads for that event (:class:`HookOutput`). Invariants:
+the context never exceeds :data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`
+(Claude Code swaps longer output for a preview the model cannot read), rules
+kept most corrected first, then newest; a hook never slows or breaks a
+session (a missing, unreadable or busy vault gives no output and exit 0);
+and it never keeps the store (it asks the store's owner, else reads the rule
+pages or opens the store for one call). What each event prints:
+docs/learning-loop.md, "Agent hooks (Claude Code)".
 """
 
 from __future__ import annotations

@@ -1,32 +1,15 @@
 """brainwork as an MCP server (the official ``mcp`` SDK, ``MCPServer``).
 
-:func:`build_server` returns a server for one vault with
-
-- tools ``capture_task``, ``capture_correction``, ``capture_source``,
-  ``capture_tool``, ``capture_decision``, ``capture_artifact`` (one new
-  record page each; arguments are the CLI's field names,
-  :data:`brainwork.vocabulary.TYPE_FIELDS` and
-  :data:`brainwork.cli.learn.EDGE_OPTIONS`), ``recall``, ``doctrine``,
-  ``search`` and ``read_page``;
-- the doctrine also as the prompt ``doctrine`` and the resource
-  :data:`DOCTRINE_URI`.
-
-Each tool answers with compact text for the model plus the command's JSON
-as structured content. A mistake in the arguments (a missing ``why``, an
-unknown page, a bad enum value) is a tool error whose text is the one line
-the command line would print, without its ``brainwork: error:`` prefix; the
-server goes on answering.
-
-Where the work runs: captures call :func:`brainwork.learn.capture.capture`
-without a store (atomic, idempotent, safe beside other writers); the other
-tools run the matching ``brainwork`` command through
-:func:`brainwork.cli.served.call` (in the store's owner when the workbench
-or ``brainwork serve`` is up, else against the store opened for that call
-and closed again). Nothing here holds the store between calls, so one server
-per agent session can run at once against one vault. Calls that need the
-store are serialised within a process (:data:`_STORE_LOCK`): Kùzu allows one
-open database per path per process, and the SDK runs tool functions in
-worker threads.
+:func:`build_server` returns a server for one vault: the capture tools
+(arguments are the CLI's field names), ``recall``, ``doctrine``, ``search``,
+``read_page``, and the doctrine as a prompt and the resource
+:data:`DOCTRINE_URI`. Each tool answers with compact text plus the command's
+JSON as structured content; a bad argument is a tool error holding the one
+line the command line would print, and the server goes on. Nothing here
+holds the store between calls (captures need none; the rest go through
+:func:`brainwork.cli.served.call`), so one server per agent session can run
+against one vault. Tools and errors: docs/learning-loop.md, "Connecting
+agents: MCP".
 """
 
 from __future__ import annotations
@@ -112,6 +95,9 @@ _COMMON_HELP = {
     "related": "Any other related pages (ids, titles or aliases).",
 }
 
+#: Serialises the calls that need the store within one process: Kùzu allows
+#: one open database per path per process, and the SDK runs tool functions in
+#: worker threads.
 _STORE_LOCK = threading.Lock()
 
 _Text = str | None

@@ -1,27 +1,15 @@
 """Read a Claude Code session transcript (the JSONL file a hook's
 ``transcript_path`` names) into a typed :class:`Session`, and find the user
-turns that push back on what the agent just did.
+turns that push back on what the agent just did. Nothing here writes.
 
-The format, as Claude Code writes it (one JSON object per line; fields
-beyond these are ignored, unknown line types skipped, a torn or non-JSON
-line counted in ``Session.bad_lines`` and skipped):
-
-- ``{"type": "user", "message": {"role": "user", "content": "text" | [blocks]},
-  "uuid", "sessionId", "cwd", "timestamp", "isMeta"?, "isSidechain"?,
-  "isCompactSummary"?}``: a person's turn when its content is text or holds
-  ``{"type": "text"}`` blocks; a tool's answer when its blocks are
-  ``{"type": "tool_result", "tool_use_id", "content", "is_error"?}``.
-  Meta lines (``isMeta``: the caveat before local commands), compaction
-  summaries, sub-agent lines (``isSidechain``), local-command output
-  (``<local-command-stdout>``), interruption markers (``[Request interrupted
-  by user...]``) and ``<system-reminder>`` blocks are not the person's words.
-  A slash command is written as ``<command-name>/x</command-name>...``.
-- ``{"type": "assistant", "message": {"content": [{"type": "text", "text"},
-  {"type": "tool_use", "id", "name", "input": {...}}, {"type": "thinking"}...]}}``.
-- ``summary``, ``system``, ``file-history-snapshot`` and other lines: skipped.
-
-Nothing here writes; :mod:`brainwork.agents.hooks` turns a session into
-vault pages.
+Shape read: one JSON object per line; ``user`` lines (``message.content`` is
+text or blocks: ``text`` from the person, ``tool_result`` from a tool) and
+``assistant`` lines (``text``, ``tool_use`` and ``thinking`` blocks). Other
+line types and unknown fields are ignored; a torn or non-JSON line is
+counted in ``Session.bad_lines`` and skipped. Not the person's words: meta
+lines (``isMeta``), compaction summaries (``isCompactSummary``), sub-agent
+lines (``isSidechain``), local-command output, interruption markers and
+``<system-reminder>`` blocks.
 """
 
 from __future__ import annotations

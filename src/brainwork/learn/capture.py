@@ -1,42 +1,16 @@
 """Capture: the write path of the learning loop.
 
-:func:`capture` writes one new record page — a task, correction, source,
-tool, decision or artifact — with its key fields and typed edges, and indexes
-it. One call per record; cheap enough to run after every task (an agent hook
-pipes one JSON object into ``brainwork capture TYPE --json -``).
-
-- The page goes into the type's folder (:data:`FOLDERS`), named
-  ``YYYY-MM-DD-slug.md`` for tasks and corrections (events) and ``slug.md``
-  for the others (things that are looked up by name); the slug comes from the
-  title (:func:`brainwork.vault.write.slugify`), a clash gets ``-2``, ``-3``...
-  (:func:`brainwork.vault.write.unique_rel_path`); nothing is written outside
-  the vault.
-- Frontmatter: ``title``, ``type``, ``created`` (today), ``tags``,
-  ``source: agent``, the type's fields (:data:`brainwork.vocabulary.TYPE_FIELDS`;
-  enum values checked) and edge keys (:data:`brainwork.vocabulary.EDGE_KEYS`)
-  as ``"[[page-id]]"`` links. A correction must carry ``wrong``, ``correct``
-  and ``why`` and starts ``status: open``.
-- Every referenced page must exist; names resolve like a wikilink (id, path,
-  file name, title or alias) against the vault's files as they are now
-  (:class:`VaultNames`), not against the store.
-- Capture never opens the store, so it runs at any time, in parallel with
-  other captures and while the workbench or ``brainwork serve`` holds the
-  store. The page is created atomically and never over another file
-  (:func:`brainwork.ops.journal.create_new_file`); the store's holder indexes
-  it (it follows the vault) and records it in the undo log, so ``brainwork
-  undo`` removes it again. The same record captured twice on one day (a hook
-  that ran again) gives the same page, not a second one.
-
-Secrets: a record that holds what the quality bar would report as a secret
-(:func:`brainwork.analysis.secrets.scan_texts`: keys, tokens, passwords) is
-refused with :class:`SecretInRecord` unless ``allow_secret``; allowed, it is
-written and :attr:`CaptureResult.secrets` says what was found (the command
-line warns on stderr). Either way a secret never becomes part of the file
-name: a title holding one is named by its plain words only
-(:func:`file_stem`).
-
-Embedding the new page is left to the next ``brainwork embed`` / ``recall``
-/ ``consolidate`` pass (loading the model costs ~4 s; capture stays cheap).
+:func:`capture` writes one new record page (task, correction, source, tool,
+decision or artifact) with its key fields and typed edges; one call per
+record, cheap enough to run after every task. Invariants: every referenced
+page must exist (names resolve against the vault's files, not the store);
+the page is created atomically, never over another file, and the same record
+captured twice on one day gives the same page
+(:func:`brainwork.ops.journal.create_new_file`), so capture never opens the
+store and runs beside other writers; a record holding a secret is refused
+(:class:`SecretInRecord`) unless ``allow_secret``, and a secret never reaches
+the file name; no embedding (the model costs ~4 s to load). Fields, names and
+edges: docs/learning-loop.md, "Capture: the write path".
 """
 
 from __future__ import annotations

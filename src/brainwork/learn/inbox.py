@@ -1,25 +1,15 @@
-"""The correction inbox: unresolved corrections, newest first,
-with the task each came from and the cluster consolidation put it in; and
-dismissing one (undoable).
+"""The correction inbox: unresolved corrections, newest first, each with its
+task, its cluster and the rules that list it as evidence; and dismissing or
+confirming one (undoable). No Textual: the workbench and the CLI share it.
 
-What counts as *open* here: a correction whose status is ``open``,
-``clustered`` or missing — :data:`brainwork.learn.consolidate.UNRESOLVED`,
-the corrections the next consolidation pass reads — and ``proposed``: a
-correction a session hook drafted from the person's own words
-(:func:`brainwork.learn.capture.propose_correction`), which waits here until
-a person confirms it (:func:`confirm_correction`: wrong, correct and why
-written, status open, so the next pass reads it) or dismisses it.
-Consolidation never reads a proposed one. ``promoted`` (it is evidence of
-an active rule) and ``dismissed`` (a person withdrew it) are handled and
-leave the inbox.
-
-A correction's *cluster* is the cluster of the last consolidation pass that
-holds it (:func:`brainwork.learn.consolidate.cluster_of`); independently, the
-rules that list it as evidence (a candidate's ``evidence:``/``related:``, an
-active rule's ``promoted_from:``) are given, so hand-written candidates show
-their corrections even before the first pass.
-
-Nothing here imports Textual; the workbench and the CLI share it.
+In the inbox: status ``open``, ``clustered`` or missing
+(:data:`brainwork.learn.consolidate.UNRESOLVED`, what the next consolidation
+pass reads) and ``proposed`` (drafted by a session hook from the person's
+words; consolidation never reads it until :func:`confirm_correction` makes it
+open). ``promoted`` and ``dismissed`` leave it. A correction's cluster is the
+last pass's (:func:`brainwork.learn.consolidate.cluster_of`); its rules come
+from the rule pages (``evidence:``, ``related:``, ``promoted_from:``), so
+hand-written candidates show their corrections before any pass.
 """
 
 from __future__ import annotations

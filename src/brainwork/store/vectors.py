@@ -1,34 +1,15 @@
 """Queries over the embeddings cache.
 
-Embeddings live in their own node table (``PageVec``, DDL in
-:mod:`brainwork.store.schema`) keyed by page id, one row per page:
-``id, key, model, type, vec FLOAT[384]``. ``key`` is the content hash the
-embedder computed (model + type + text), so callers re-embed only rows whose
-key changed. Vectors are L2-normalised, so cosine similarity is a dot product.
-
-Search (``nearest``) designs around Kùzu 0.11.3 (../shared/KUZU-NOTES.md):
-
-- Below ``Thresholds.vector_index_min_rows`` rows the search is brute force
-  (``array_cosine_similarity ... ORDER BY ... LIMIT``: ~2.8 ms at 10k rows,
-  ~17 ms at 50k on 2 cores, measured in benchmarks/) — faster than HNSW at
-  that size and free of its bugs.
-- At or above it, :func:`ensure_index` builds an HNSW index
-  (``CREATE_VECTOR_INDEX``, cosine) once; searches then use
-  ``QUERY_VECTOR_INDEX``. Kùzu's quirks are handled here:
-  an indexed vector cannot be SET (changed rows are deleted and inserted);
-  an indexed table that ever becomes empty answers nothing afterwards (a
-  sentinel row, model ``#sentinel``, keeps it non-empty and is never
-  returned); COPY into an indexed table is slow (~16 ms/row), so a large
-  change rebuilds into the other table name (PageVec <-> PageVecB: copy all,
-  index, switch ``Meta.vector_table``, then drop the old index and table
-  together — ``DROP_VECTOR_INDEX`` alone corrupts a table that stays).
-- ``CREATE_VECTOR_INDEX`` and ``DROP TABLE`` only run in auto-transaction
-  mode, so they run under :meth:`Store.exclusive`, not :meth:`Store.write`.
-
-Rows whose page is gone are pruned by :func:`write_vectors` callers
-(brainwork.learn.embed); :func:`nearest` additionally skips ids that are no
-longer pages, so a search between a sync and the next embedding pass never
-names a deleted page.
+One ``PageVec`` row per page (DDL in :mod:`brainwork.store.schema`):
+``id, key, model, type, vec FLOAT[384]``; ``key`` is the embedder's content
+hash (model + type + text), so callers re-embed only rows whose key changed.
+Vectors are L2-normalised: cosine similarity is a dot product. Search is brute
+force below ``thresholds.vector_index_min_rows``, else Kùzu's HNSW index;
+the Kùzu 0.11.3 quirks that shapes (no SET of an indexed vector, an emptied
+indexed table, slow COPY, DDL only in auto-transaction mode, hence
+:meth:`Store.exclusive`) are handled here (docs/learning-loop.md,
+"Embeddings", Search). :func:`nearest` skips ids that are no longer pages, so
+a search between a sync and the next embedding pass never names a deleted page.
 """
 
 from __future__ import annotations
@@ -167,8 +148,8 @@ def write_vectors(
         model: if given, recorded as the current embedder (``Meta.vector_model``).
 
     With an HNSW index and more than :data:`REBUILD_ROWS` rows to insert,
-    the table is rebuilt instead (see the module doc). Raises ValueError for
-    vectors of the wrong dimension.
+    the table is rebuilt instead (docs/learning-loop.md, "Embeddings").
+    Raises ValueError for vectors of the wrong dimension.
     """
     t = current_table(store)
     drop = sorted({r[0] for r in rows} | set(delete_ids))
