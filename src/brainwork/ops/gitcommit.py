@@ -1,36 +1,15 @@
 """Commit each operation and capture to the vault's git repository.
 
-Opt-in (``[git] commit = true`` in ``brainwork.toml``,
-:class:`brainwork.config.GitSettings`): machines then share one memory
-through the repository they already push and pull (docs/architecture.md,
-"Several machines: one memory through git"). Built on dulwich (pure Python:
-no ``git`` binary needed, nothing to compile).
-
-What a commit holds: exactly the files the operation or capture wrote, with
-the bytes it wrote (a deleted file is removed), on top of ``HEAD``'s tree,
-the way ``git commit -- FILES`` commits. The person's other work is never
-swept in: other modified files stay modified, files they staged stay staged
-and uncommitted; only the index entries of the committed files are updated
-(so ``git status`` does not show them changed). A file the operation
-rewrote that also held the person's uncommitted edits is committed with
-them in it, as ``git commit -- FILE`` would: the operation's bytes are what
-is on disk. Those bytes are committed as written: ``.gitattributes`` filters
-and end-of-line conversion are not applied (a vault's Markdown needs none).
-
-The store folder (``.brainwork/``) is derived and per machine: when it lies
-inside the repository it is written into ``.git/info/exclude`` (this clone's
-own ignore list, never committed) rather than the person's ``.gitignore``,
-so turning the setting on changes no tracked file.
-
-A git failure never fails or undoes the operation, which is complete when
-this runs: it becomes one warning line on the ``brainwork.ops.gitcommit``
-logger (the command line prints it on the command's stderr,
-:mod:`brainwork.cli.common`) and the files stay uncommitted for the person
-to commit. Refused, with a warning, rather than guessed at: a vault in no
-repository, a detached ``HEAD`` or a merge/rebase in progress (a commit
-there would land outside any branch or end the merge), no identity
-(``user.name``/``user.email`` or ``GIT_AUTHOR_*``/``GIT_COMMITTER_*``), a
-locked index (another git command is running).
+Opt-in (``[git] commit = true``, :class:`brainwork.config.GitSettings`);
+built on dulwich (pure Python, no ``git`` binary). A commit holds exactly the
+bytes the operation or capture wrote, on top of ``HEAD``'s tree, like
+``git commit -- FILES``: the person's other changes and staged files are
+never swept in, and only the committed files' index entries move. The store
+folder goes into ``.git/info/exclude``, never a tracked file. A git failure
+never fails or undoes the operation (it is complete when this runs): it is
+one warning on the ``brainwork.ops.gitcommit`` logger and the files stay
+uncommitted. Why each refusal, and the walkthrough: docs/architecture.md,
+"Several machines: one memory through git".
 """
 
 from __future__ import annotations

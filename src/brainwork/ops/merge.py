@@ -1,26 +1,13 @@
 """Merge page SOURCE into page TARGET (irreversible).
 
-What a merge does (docs/operations.md, "merge"):
-
-- every link to SOURCE, in every file, is redirected to TARGET (the same
-  link rewriting as a rename, :mod:`brainwork.ops.relink`; labels and
-  headings kept);
-- SOURCE's body is appended to TARGET's under ``## Merged from <title>``
-  (a first ``# <title>`` heading of SOURCE is dropped, it is the new
-  section's heading);
-- frontmatter: keys only SOURCE has are copied with their raw lines; list
-  keys (edge keys such as ``used``, ``tags``, any list) are unioned item by
-  item; a scalar key both pages set differently is a *conflict*: TARGET's
-  value stays unless ``prefer`` picks SOURCE's (for all keys, or per key);
-- SOURCE's title and aliases become aliases of TARGET;
-- SOURCE's file is removed.
-
-A merge is applied through :func:`brainwork.ops.unit_of_work.apply` (journaled,
-atomic, never outside the vault, graph updated) but is **not** recorded in
-the undo log: it cannot be undone. :func:`plan_merge` shows exactly what
-will change first (pages touched, links rewritten, conflicts, a
-side-by-side view of both pages); the command line and the workbench's
-confirmation modal both show it and ask before :func:`merge` runs.
+Links to SOURCE are redirected (:mod:`brainwork.ops.relink`), SOURCE's body
+and frontmatter are folded into TARGET (a scalar both set differently is a
+conflict: TARGET's value stays unless ``prefer`` says otherwise), and
+SOURCE's file is removed. Applied through
+:func:`brainwork.ops.unit_of_work.apply` (journaled, atomic, inside the
+vault) but it cannot be undone, so :func:`plan_merge` shows exactly what will
+change and callers ask before :func:`merge`. Rules: docs/operations.md,
+"Merge (irreversible)".
 """
 
 from __future__ import annotations

@@ -1,27 +1,16 @@
 """The workbench's one open store, shared by thread workers.
 
-The app opens the :class:`~brainwork.store.Store` once (in a worker, since
-opening Kùzu takes a moment and may fail with
-:class:`~brainwork.errors.StoreBusy`). Workers borrow it:
-
-- ``with handle.use() as store:`` to read (any number at once);
-- ``with handle.exclusive() as store:`` around every write transaction: it
-  waits for running reads to finish and holds new ones back until the write
-  is done. Kùzu 0.11.3 checkpoints when a large write commits and must wait
-  for every active transaction to leave; with reads arriving steadily from
-  other threads the commit fails after ~5 s with "Timeout waiting for active
-  transactions to leave the system before checkpointing" (reproduced here
-  with one thread syncing sample_vault while another reads in a loop);
-- ``with handle.borrow() as store:`` for a long job that writes only at its
-  end and takes :meth:`exclusive` itself for that moment. Never while
-  holding the store's own writer lock (``Store.exclusive``/``write``):
-  :meth:`exclusive` holders take that lock inside, so waiting for the handle
-  under it deadlocks. The indexer, whose ``sync`` holds the writer lock
-  throughout, therefore takes :meth:`exclusive` for the whole sync.
-
-:meth:`StoreHandle.close` waits until no worker holds the store before
-closing the database, because a cancelled Textual thread worker keeps
-running and closing Kùzu under a running query would crash the process.
+The app opens the :class:`~brainwork.store.Store` once, in a worker (it takes
+a moment and may raise :class:`~brainwork.errors.StoreBusy`); workers borrow
+it: :meth:`StoreHandle.use` to read (any number at once),
+:meth:`StoreHandle.exclusive` around every write transaction (it waits for
+running reads and holds new ones back: Kùzu 0.11.3's commit checkpoint times
+out after ~5 s while other threads keep reading), :meth:`StoreHandle.borrow`
+for a long job that takes :meth:`~StoreHandle.exclusive` itself to write.
+Lock order: handle first, then the store's writer lock, never the reverse
+(that deadlocks). :meth:`StoreHandle.close` waits for every borrower, since a
+cancelled Textual thread worker keeps running. See docs/architecture.md,
+"The workbench".
 """
 
 from __future__ import annotations

@@ -1,27 +1,15 @@
 """The store's owner and the local socket through which others reach it.
 
-Kùzu 0.11.3 lets one process open a database read-write, and while it does no
-other process can open it at all (../shared/KUZU-NOTES.md). So one process
-*owns* the store — the workbench while it is open, else a ``brainwork serve``
-daemon — and listens on a Unix socket beside the store
-(:func:`socket_path`). Every other brainwork process first asks the owner;
-only when no owner answers does it open the store itself.
-
-Protocol: one connection per request. The client sends one JSON line
-(:class:`Request`), the owner answers with one JSON line (:class:`Reply`) and
-closes. The owner runs each request in its own thread with the request runner
-it was given (the command line's, which runs the same command code in the
-owner's process against the owner's open store).
-
-Safety:
-
-- the socket file is created with mode 0600 and, on Linux, every peer's user id
-  is checked (``SO_PEERCRED``): only the owner's own user is served;
-- a dead owner leaves a socket file nobody listens on: connecting fails with
-  ``ECONNREFUSED``, which :func:`ask` reads as "no owner"; the next owner
-  removes the stale file before it binds;
-- only the holder of the Kùzu lock binds, so two live owners of one store
-  cannot exist.
+Kùzu 0.11.3 lets one process open a database read-write and, while it does,
+no other process can open it at all; so one process owns the store (the
+workbench, else ``brainwork serve``) and listens on a Unix socket beside it
+(:func:`socket_path`). Protocol: one connection per request, one JSON line
+each way (:class:`Request`, :class:`Reply`), each request on its own thread
+with the runner the owner was given. Safety: the socket is mode 0600 and, on
+Linux, only the owner's own user is served (``SO_PEERCRED``); a dead owner's
+socket refuses connections, which :func:`ask` reads as "no owner"; only the
+holder of the Kùzu lock binds, so two live owners cannot exist.
+Walkthrough: docs/architecture.md, "Several hands: who owns the store".
 """
 
 from __future__ import annotations

@@ -1,25 +1,14 @@
 """Noticing a damaged store before it crashes a command or gives wrong figures.
 
-Kùzu 0.11.3 keeps no checksums. Garbage written into ``graph.kuzu`` either
-makes the open fail (``not a valid Kuzu database file``, ``Reading past the
-end of the file`` for a truncated file), crashes the process with SIGSEGV at
-open or at the first query over the damaged page, or reads back as wrong
-values (measured: 8 KiB of random bytes at 12 offsets of an 8 MB store). A
-crash cannot be caught in the process that has it, so:
-
-- every clean close writes a *seal* (``graph.kuzu.seal``: the database
-  file's size and modification time);
-- an open whose file no longer matches its seal (a SIGKILL mid-write, or
-  anything else writing the file) first has a child process read every table
-  in full (:func:`probe`, ``python -m brainwork.store.probe``); a child that
-  crashes or fails means the store is damaged (:class:`StoreDamaged`). A
-  matching seal costs two ``stat`` calls.
-
-The history tables (undo log, dismissals, embeddings...) are exported by the
-same child (:func:`export_history`), table by table, so one unreadable table
-loses only itself.
-
-No ``kuzu`` import here: the children use :class:`brainwork.store.db.Store`.
+Kùzu 0.11.3 keeps no checksums, and damage can crash the reading process
+(SIGSEGV), which that process cannot catch. So every clean close writes a
+*seal* (``graph.kuzu.seal``: the file's size and modification time); an open
+whose file no longer matches it first has a child process read every table
+in full (:func:`probe`, ``python -m brainwork.store.probe``), and a child
+that crashes or fails means :class:`StoreDamaged`. A matching seal costs two
+``stat`` calls. The same child exports the history tables one by one
+(:func:`export_history`), so one unreadable table loses only itself. No
+``kuzu`` import here. Walkthrough: docs/operations.md, "A damaged store".
 """
 
 from __future__ import annotations
