@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from brainwork.config import load_config
-from brainwork.index.sync import _page_row, sync
+from brainwork.index.rows import page_row
+from brainwork.index.sync import sync
 from brainwork.store import Store, graph
 from brainwork.vault.parse import parse_text
 
@@ -266,7 +267,7 @@ def test_failed_apply_leaves_the_old_state(cfg, st, vault):
     sync(cfg, st)
     before = graph.counts(st)
     old_home = graph.get_page(st, "Home")
-    row = _page_row(parse_text("Home.md", b"# New home\n"))
+    row = page_row(parse_text("Home.md", b"# New home\n"))
     with pytest.raises(RuntimeError):
         # delete Home, insert it twice: the COPY fails on the duplicate key
         # after the delete and the edge wipe have run
@@ -294,7 +295,7 @@ def test_failed_edge_copy_rolls_back_pages_too(cfg, st, vault):
         "from": "Home", "to": "no-such-page", "file": "Home", "line": 1, "place": "body", "target": "x",
         "label": None, "heading": None, "embed": False, "ambiguous": False, "dead": False,
     }
-    new = _page_row(parse_text("New.md", b"# New\n"))
+    new = page_row(parse_text("New.md", b"# New\n"))
     with pytest.raises(RuntimeError):
         graph.apply_sync(
             st, delete_ids=[], pages=[new], touched=[], edges={"RELATED": [bad_edge]}, missing=[],

@@ -1,25 +1,14 @@
 """Sync a *known* list of changed files into the store (after an operation
-wrote them), without scanning the vault or rewriting every edge; and
-:func:`apply_changes`, the partial write both this and
-:func:`brainwork.index.sync.sync` (for a few changed files) use.
+wrote them), without scanning the vault or rewriting every edge.
 
-:func:`brainwork.index.sync.sync` is the general path: scan, detect changes,
-re-resolve every link, rewrite every edge. An operation knows exactly which
-files it wrote, so :func:`sync_paths` only
-
-1. reads and parses those files (a missing one is removed);
-2. works out whose links can resolve differently: the changed files
-   themselves, plus any other file with a link whose last path segment or
-   whole target matches a file name, title or alias that appeared or
-   disappeared (the only keys :class:`~brainwork.vault.resolve.Resolver`
-   consults); those links are resolved before and after to be sure;
-3. writes pages, the affected files' edges and dead-link targets in one
-   transaction (:func:`brainwork.store.delta.apply_delta`).
-
-The result is the same store a full sync would produce (checked by
-tests/index/test_incremental.py against a full re-index). Files outside the
-index (hidden, in ``[ignore]`` folders, in the store) are skipped like the
-full sync skips them.
+:func:`plan_paths` reads the files and says what changed against the stored
+state (a :class:`FileChanges`, no store access); :func:`apply_changes`
+writes such a plan as a partial sync, for this path and for
+:func:`brainwork.index.sync.sync` when few files changed. Invariants: the
+store it leaves equals a full sync's (tests/index/test_incremental.py
+checks it against a full re-index), only the edges that differ are
+rewritten, and files the full scan skips are skipped here too.
+docs/architecture.md ("Partial sync") says which links are re-resolved.
 """
 
 from __future__ import annotations
@@ -28,35 +17,49 @@ import hashlib
 import os
 import time
 import unicodedata
-from dataclasses import asdict
-from typing import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
 
 from brainwork.config import Config
-from brainwork.index.sync import SyncReport, _attachment_row, _links_from_json, _page_row, edge_row
+from brainwork.index.report import SyncReport
+from brainwork.index.rows import attachment_row, edge_row, links_from_json, page_row
+from brainwork.index.scan import is_indexed, skipped_prefixes
 from brainwork.model import Link, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
+from brainwork.store.schema import ABSENT_TEXT_COLUMNS
 from brainwork.vault.parse import oversize_page, page_id, parse_text
 from brainwork.vault.resolve import Resolver, norm
-from brainwork.store.schema import ABSENT_TEXT_COLUMNS
 from brainwork.vocabulary import EDGES_BY_NAME
 
 
-def _skipped_prefixes(config: Config) -> tuple[str, ...]:
-    """Vault-relative folders the full sync does not index: ``[ignore]``
-    folders and the store when it lies inside the vault."""
-    out = [f.strip("/") + "/" for f in config.ignore_folders]
-    try:
-        out.append(config.store.resolve().relative_to(config.vault.resolve()).as_posix() + "/")
-    except ValueError:
-        pass
-    return tuple(out)
+@dataclass(frozen=True)
+class FileChanges:
+    """What a set of changed files does to the store, against the stored
+    state read before: the plan :func:`apply_changes` writes.
 
+    ``added`` / ``updated``: page or attachment rows
+    (:func:`~brainwork.index.rows.page_row`,
+    :func:`~brainwork.index.rows.attachment_row`) of ids not stored / stored
+    before, in the order the files were given; ``touched``: ``(id,
+    mtime_ns)`` of pages whose bytes did not change; ``removed``: stored ids
+    whose file is gone; ``links_of``: the parsed links of every re-parsed
+    page; the parse errors of ``clear_error_paths`` are replaced by
+    ``errors`` (dicts of :class:`~brainwork.model.ParseError`).
+    """
 
-def _indexed(rel: str, skipped: tuple[str, ...]) -> bool:
-    if any(p.startswith(".") for p in rel.split("/")):
-        return False
-    return not (rel + "/").startswith(skipped) if skipped else True
+    added: tuple[dict, ...] = ()
+    updated: tuple[dict, ...] = ()
+    touched: tuple[tuple[str, int], ...] = ()
+    removed: tuple[str, ...] = ()
+    links_of: Mapping[str, list[Link]] = field(default_factory=dict)
+    clear_error_paths: tuple[str, ...] = ()
+    errors: tuple[dict, ...] = ()
+
+    @property
+    def writes_pages(self) -> bool:
+        """Whether any page row is added, updated, touched or removed."""
+        return bool(self.removed or self.updated or self.added or self.touched)
 
 
 def may_mention(links_json: str | None, keys: set[str]) -> bool:
@@ -88,7 +91,7 @@ def link_keys(link: Link) -> tuple[str, str]:
 def sync_paths(config: Config, store: Store, paths: Iterable[str], *, counts: bool = True) -> SyncReport:
     """Bring the store in line with the vault for the files ``paths``
     (vault-relative, POSIX), assuming every other file is unchanged since
-    the last sync. Returns a :class:`~brainwork.index.sync.SyncReport`
+    the last sync. Returns a :class:`~brainwork.index.report.SyncReport`
     (``pages``/``edges`` counts for the whole store unless ``counts`` is
     False, which saves three queries when nobody reads them).
 
@@ -98,24 +101,43 @@ def sync_paths(config: Config, store: Store, paths: Iterable[str], *, counts: bo
     Raises nothing for bad files (they become parse errors).
     """
     with store.exclusive():
-        return _sync_paths(config, store, paths, counts)
+        t0 = time.perf_counter()
+        state = delta.light_state(store)
+        changes = plan_paths(config, state, paths)
+        apply_changes(store, state, changes)
+        report = SyncReport(
+            added=[r["id"] for r in changes.added],
+            changed=[r["id"] for r in changes.updated],
+            removed=list(changes.removed),
+            wrote=changes.writes_pages,
+        )
+        if counts:
+            totals = graph.edge_counts(store)
+            report.edges, report.dead_links, report.ambiguous_links = totals.edges, totals.dead_links, totals.ambiguous_links
+            kinds = dict(store.execute("MATCH (p:Page) RETURN p.kind, count(*)"))
+            report.pages, report.attachments = kinds.get("page", 0), kinds.get("attachment", 0)
+            report.parse_errors = graph.parse_errors(store)
+        report.seconds = time.perf_counter() - t0
+        return report
 
 
-def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool) -> SyncReport:
-    t0 = time.perf_counter()
-    report = SyncReport()
-    state = delta.light_state(store)
+def plan_paths(config: Config, state: dict[str, dict], paths: Iterable[str]) -> FileChanges:
+    """What the files ``paths`` (vault-relative, POSIX; repeats ignored)
+    change against ``state`` (:func:`brainwork.store.delta.light_state`):
+    each is read and parsed, a missing one is removed, one whose bytes
+    match the stored hash is only touched. Reads the files, not the store.
+    An unreadable file becomes a page with a parse error."""
     max_bytes = config.thresholds.max_file_bytes
-    parsed = {}
-    rows_updated: list[dict] = []
-    rows_added: list[dict] = []
+    links_of: dict[str, list[Link]] = {}
+    updated: list[dict] = []
+    added: list[dict] = []
     touched: list[tuple[str, int]] = []
     removed: list[str] = []
     error_paths: set[str] = set()
-    new_errors: list[dict] = []
-    skipped = _skipped_prefixes(config)
+    errors: list[dict] = []
+    skipped = skipped_prefixes(config)
     for rel in dict.fromkeys(paths):
-        if not _indexed(rel, skipped):
+        if not is_indexed(rel, skipped):
             continue
         is_md = rel.lower().endswith(".md")
         pid = page_id(rel) if is_md else unicodedata.normalize("NFC", rel)
@@ -128,13 +150,10 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool
         if st is None or not os.path.isfile(full) or os.path.islink(full):
             if old is not None and old["path"] == rel:
                 removed.append(pid)
-                report.removed.append(pid)
                 error_paths.add(rel)
             continue
         if not is_md:
-            row = _attachment_row(rel, st.st_size, st.st_mtime_ns)
-            (rows_updated if old else rows_added).append(row)
-            (report.changed if old else report.added).append(pid)
+            (updated if old else added).append(attachment_row(rel, st.st_size, st.st_mtime_ns))
             continue
         read_error = None
         try:
@@ -151,35 +170,20 @@ def _sync_paths(config: Config, store: Store, paths: Iterable[str], counts: bool
             read_error = ParseError(rel, 0, f"cannot read: {exc.strerror or exc}")
         if read_error:
             page.errors.append(read_error)
-        parsed[pid] = page
+        links_of[pid] = page.links
         error_paths.add(rel)
-        new_errors.extend(asdict(e) for e in page.errors)
+        errors.extend(asdict(e) for e in page.errors)
         if old is not None and old["path"] != rel:  # same id, other spelling on disk
             error_paths.add(old["path"])
         # A page kept under its id is updated in place (every column that
         # differs, path included), never deleted and re-created: edges
         # other files hold to it stay, and see delta.apply_delta on why a
         # node must not be deleted in the transaction that creates edges.
-        (rows_updated if old is not None else rows_added).append(_page_row(page))
-        (report.changed if old is not None else report.added).append(pid)
-
-    apply_changes(
-        store, state,
-        links_of={pid: p.links for pid, p in parsed.items()},
-        added=rows_added, updated=rows_updated, touched=touched, removed=removed,
-        clear_error_paths=sorted(error_paths), errors=new_errors,
+        (updated if old is not None else added).append(page_row(page))
+    return FileChanges(
+        added=tuple(added), updated=tuple(updated), touched=tuple(touched), removed=tuple(removed),
+        links_of=links_of, clear_error_paths=tuple(sorted(error_paths)), errors=tuple(errors),
     )
-    report.wrote = bool(removed or rows_updated or rows_added or touched)
-    if not counts:
-        report.seconds = time.perf_counter() - t0
-        return report
-    totals = graph.edge_counts(store)
-    report.edges, report.dead_links, report.ambiguous_links = totals.edges, totals.dead_links, totals.ambiguous_links
-    kinds = dict(store.execute("MATCH (p:Page) RETURN p.kind, count(*)"))
-    report.pages, report.attachments = kinds.get("page", 0), kinds.get("attachment", 0)
-    report.parse_errors = graph.parse_errors(store)
-    report.seconds = time.perf_counter() - t0
-    return report
 
 
 def _fold(text: str) -> str:
@@ -226,30 +230,15 @@ def resolver_for(
     return Resolver(sub, sub_att, {p: names[p] for p in sub if p in names})
 
 
-def apply_changes(
-    store: Store,
-    state: dict[str, dict],
-    *,
-    links_of: dict[str, list[Link]],
-    added: list[dict],
-    updated: list[dict],
-    touched: list[tuple[str, int]],
-    removed: list[str],
-    clear_error_paths: list[str],
-    errors: list[dict],
-) -> None:
-    """Write a known set of changes as a partial sync
-    (:func:`brainwork.store.delta.apply_delta`), leaving the store as a full
-    sync would.
+def apply_changes(store: Store, state: dict[str, dict], changes: FileChanges) -> None:
+    """Write ``changes`` as a partial sync
+    (:func:`brainwork.store.delta.apply_delta`, one transaction), leaving
+    the store as a full sync would.
 
     ``state``: :func:`brainwork.store.delta.light_state` as read before the
-    change; ``links_of``: the parsed links of every re-parsed page; ``added``
-    / ``updated``: page or attachment rows (``sync._page_row``) of ids not
-    stored / stored before; ``removed``: stored ids whose file is gone;
-    ``touched``: (id, mtime_ns) of pages whose bytes did not change; the
-    parse errors of ``clear_error_paths`` are replaced by ``errors`` (dicts
-    of :class:`~brainwork.model.ParseError`).
+    change (the state ``changes`` was planned against).
     """
+    added, updated, removed = list(changes.added), list(changes.updated), list(changes.removed)
     if not added and not removed and updated:
         stored = delta.stored_columns(store, [r["id"] for r in updated])
         if all(_same_edges(stored.get(r["id"]), r) for r in updated):
@@ -257,120 +246,159 @@ def apply_changes(
             # edges can change and nothing needs resolving (at 50,000 pages
             # this skips reading every name and building a resolver).
             delta.apply_delta(
-                store, removed=[], updated=_column_groups(updated, stored), added=[], touched=touched,
+                store, removed=[], updated=_column_groups(updated, stored), added=[], touched=list(changes.touched),
                 edge_deletes={}, edge_inserts={}, new_missing=[],
-                clear_error_paths=clear_error_paths, errors=errors,
+                clear_error_paths=list(changes.clear_error_paths), errors=list(changes.errors),
             )
             return
-    removed_set = set(removed)
-    old_names = delta.page_names(store)
-    old_pages = [p for p, r in state.items() if r["kind"] == "page"]
-    old_att = [p for p, r in state.items() if r["kind"] != "page"]
-    new_kind = {p: r["kind"] for p, r in state.items() if p not in removed_set}
-    new_names = {p: n for p, n in old_names.items() if p not in removed_set}
-    for row in added + updated:
-        new_kind[row["id"]] = row["kind"]
-        if row["kind"] == "page":
-            new_names[row["id"]] = [row["title"], *(row["aliases"] or [])]
-        else:
-            new_names.pop(row["id"], None)
-    new_pages = [p for p, k in new_kind.items() if k == "page"]
-    new_att = [p for p, k in new_kind.items() if k != "page"]
-
-    # Which other files' links can resolve differently? Those naming a file
-    # that appeared or disappeared (by its last path segment), or a title
-    # or alias that changed.
-    structural = removed_set | {r["id"] for r in added}
-    structural |= {r["id"] for r in updated if state[r["id"]]["kind"] != r["kind"]}
-    watch: set[str] = {norm(p.rsplit("/", 1)[-1]) for p in structural}
-    for pid in set(links_of) | removed_set | {r["id"] for r in updated}:
-        if old_names.get(pid) != new_names.get(pid):
-            watch |= {norm(n.strip()) for n in old_names.get(pid, []) + new_names.get(pid, []) if n}
-    files: set[str] = set(links_of) | removed_set
-    stored_links: dict[str, str] = {}
-    if watch:
-        candidates: dict[str, list[Link]] = {}
-        for pid, text in delta.page_links(store).items():
-            if pid in files or pid not in new_names or not may_mention(text, watch):
-                continue
-            hits = [l for l in _links_from_json(text) if not watch.isdisjoint(link_keys(l))]
-            if hits:
-                candidates[pid] = hits
-                stored_links[pid] = text
-        if candidates:
-            every = [l for hits in candidates.values() for l in hits]
-            before = resolver_for(every, old_pages, old_att, old_names)
-            now = resolver_for(every, new_pages, new_att, new_names)
-            for pid, hits in candidates.items():
-                if any(before.resolve(l.target, pid) != now.resolve(l.target, pid) for l in hits):
-                    files.add(pid)
-
-    # Edges of the affected files, as the full sync makes them.
-    links_by_file: dict[str, list[Link]] = {}
-    for pid in sorted(files):
-        if pid in links_of:
-            links_by_file[pid] = links_of[pid]
-        elif pid in stored_links and pid not in removed_set:
-            links_by_file[pid] = _links_from_json(stored_links[pid])
-    after = resolver_for([l for ls in links_by_file.values() for l in ls], new_pages, new_att, new_names)
-    edges: dict[str, list[dict]] = {e.table: [] for e in EDGES_BY_NAME.values()}
-    dead_targets: set[str] = set()
-    for pid, links in links_by_file.items():
-        for link in links:
-            row = edge_row(pid, link, after.resolve(link.target, pid))
-            if row is None:
-                continue
-            if row["dead"]:
-                dead_targets.add(row["to"])
-            edges[EDGES_BY_NAME[link.edge].table].append(row)
+    old = _Names.stored(store, state)
+    new = old.after(state, changes)
+    files, stored_links = _affected_files(store, state, changes, old, new)
+    edges = _edges_of(files, stored_links, changes, new)
+    dead_targets = {row["to"] for (_, node), rows in edges.items() if node == "Missing" for row in rows}
     new_missing = sorted(dead_targets - delta.missing_ids(store)) if dead_targets else []
-
-    # Compare with what is stored: only edges that differ are deleted and
-    # inserted (see delta.apply_delta on why few writes matter).
-    old_edges = delta.file_edges(store, sorted(files - removed_set))
-    edge_deletes: dict[tuple[str, str], list[dict]] = {}
-    edge_inserts: dict[tuple[str, str], list[dict]] = {}
-
-    def key(row: dict) -> tuple:
-        return (row["from"], row["to"], row["file"], row["line"], row["target"])
-
-    def full(row: dict) -> tuple:
-        return key(row) + tuple(row[c] for c in ("place", "label", "heading", "embed", "ambiguous"))
-
-    new_by: dict[tuple[str, str], list[dict]] = {}
-    for table, rows in edges.items():
-        for row in rows:
-            new_by.setdefault((table, "Missing" if row["dead"] else "Page"), []).append(row)
-    for group in set(old_edges) | set(new_by):
-        old_rows = [r for r in old_edges.get(group, []) if r["from"] not in removed_set and r["to"] not in removed_set]
-        new_rows = new_by.get(group, [])
-        old_k: dict[tuple, list[tuple]] = {}
-        new_k: dict[tuple, list[dict]] = {}
-        for r in old_rows:
-            old_k.setdefault(key(r), []).append(full(r))
-        for r in new_rows:
-            new_k.setdefault(key(r), []).append(r)
-        for k in set(old_k) | set(new_k):
-            was = sorted(old_k.get(k, []), key=repr)
-            now_rows = new_k.get(k, [])
-            if was == sorted((full(r) for r in now_rows), key=repr):
-                continue
-            if was:
-                edge_deletes.setdefault(group, []).append(dict(zip(("from", "to", "file", "line", "target"), k)))
-            edge_inserts.setdefault(group, []).extend(now_rows)
-
+    edge_deletes, edge_inserts = _edge_diff(delta.file_edges(store, sorted(files - set(removed))), edges, set(removed))
     delta.apply_delta(
         store,
         removed=removed,
         updated=_column_groups(updated, delta.stored_columns(store, [r["id"] for r in updated])),
         added=added,
-        touched=touched,
+        touched=list(changes.touched),
         edge_deletes=edge_deletes,
         edge_inserts=edge_inserts,
         new_missing=new_missing,
-        clear_error_paths=clear_error_paths,
-        errors=errors,
+        clear_error_paths=list(changes.clear_error_paths),
+        errors=list(changes.errors),
     )
+
+
+@dataclass(frozen=True)
+class _Names:
+    """The files a :class:`Resolver` is built over: page ids, attachment
+    ids and each page's ``[title, *aliases]``."""
+
+    pages: list[str]
+    attachments: list[str]
+    names: dict[str, list[str]]
+
+    @classmethod
+    def stored(cls, store: Store, state: dict[str, dict]) -> "_Names":
+        return cls(
+            [p for p, r in state.items() if r["kind"] == "page"],
+            [p for p, r in state.items() if r["kind"] != "page"],
+            delta.page_names(store),
+        )
+
+    def after(self, state: dict[str, dict], changes: FileChanges) -> "_Names":
+        """The files as they are once ``changes`` are written."""
+        removed = set(changes.removed)
+        kind = {p: r["kind"] for p, r in state.items() if p not in removed}
+        names = {p: n for p, n in self.names.items() if p not in removed}
+        for row in changes.added + changes.updated:
+            kind[row["id"]] = row["kind"]
+            if row["kind"] == "page":
+                names[row["id"]] = [row["title"], *(row["aliases"] or [])]
+            else:
+                names.pop(row["id"], None)
+        return _Names([p for p, k in kind.items() if k == "page"], [p for p, k in kind.items() if k != "page"], names)
+
+    def resolver(self, links: list[Link]) -> Resolver:
+        return resolver_for(links, self.pages, self.attachments, self.names)
+
+
+def _affected_files(
+    store: Store, state: dict[str, dict], changes: FileChanges, old: _Names, new: _Names,
+) -> tuple[set[str], dict[str, str]]:
+    """The files whose edges must be rewritten, and the stored links JSON
+    of those among them that were not re-parsed: the changed and removed
+    files, plus every other file with a link that resolves differently
+    before and after. Only a link naming (by its last path segment) a file
+    that appeared, disappeared or changed kind, or a title or alias that
+    changed, can; those are resolved both ways to be sure."""
+    removed = set(changes.removed)
+    structural = removed | {r["id"] for r in changes.added}
+    structural |= {r["id"] for r in changes.updated if state[r["id"]]["kind"] != r["kind"]}
+    watch: set[str] = {norm(p.rsplit("/", 1)[-1]) for p in structural}
+    for pid in set(changes.links_of) | removed | {r["id"] for r in changes.updated}:
+        if old.names.get(pid) != new.names.get(pid):
+            watch |= {norm(n.strip()) for n in old.names.get(pid, []) + new.names.get(pid, []) if n}
+    files: set[str] = set(changes.links_of) | removed
+    stored_links: dict[str, str] = {}
+    if not watch:
+        return files, stored_links
+    candidates: dict[str, list[Link]] = {}
+    for pid, text in delta.page_links(store).items():
+        if pid in files or pid not in new.names or not may_mention(text, watch):
+            continue
+        hits = [l for l in links_from_json(text) if not watch.isdisjoint(link_keys(l))]
+        if hits:
+            candidates[pid] = hits
+            stored_links[pid] = text
+    if candidates:
+        every = [l for hits in candidates.values() for l in hits]
+        before, now = old.resolver(every), new.resolver(every)
+        for pid, hits in candidates.items():
+            if any(before.resolve(l.target, pid) != now.resolve(l.target, pid) for l in hits):
+                files.add(pid)
+    return files, stored_links
+
+
+def _edges_of(
+    files: set[str], stored_links: dict[str, str], changes: FileChanges, new: _Names,
+) -> dict[tuple[str, str], list[dict]]:
+    """The edge rows of ``files`` as the full sync makes them, by
+    ``(REL table, "Page"|"Missing")``."""
+    removed = set(changes.removed)
+    links_by_file: dict[str, list[Link]] = {}
+    for pid in sorted(files):
+        if pid in changes.links_of:
+            links_by_file[pid] = changes.links_of[pid]
+        elif pid in stored_links and pid not in removed:
+            links_by_file[pid] = links_from_json(stored_links[pid])
+    after = new.resolver([l for ls in links_by_file.values() for l in ls])
+    out: dict[tuple[str, str], list[dict]] = {}
+    for pid, links in links_by_file.items():
+        for link in links:
+            row = edge_row(pid, link, after.resolve(link.target, pid))
+            if row is not None:
+                out.setdefault((EDGES_BY_NAME[link.edge].table, "Missing" if row["dead"] else "Page"), []).append(row)
+    return out
+
+
+def _edge_key(row: dict) -> tuple:
+    return (row["from"], row["to"], row["file"], row["line"], row["target"])
+
+
+def _edge_full(row: dict) -> tuple:
+    return _edge_key(row) + tuple(row[c] for c in ("place", "label", "heading", "embed", "ambiguous"))
+
+
+def _edge_diff(
+    old_edges: dict[tuple[str, str], list[dict]], new_edges: dict[tuple[str, str], list[dict]], removed: set[str],
+) -> tuple[dict[tuple[str, str], list[dict]], dict[tuple[str, str], list[dict]]]:
+    """``(deletes, inserts)`` for :func:`brainwork.store.delta.apply_delta`:
+    only edges that differ from the stored ones (``old_edges``, without
+    those of ``removed`` pages, which go with their node) are deleted and
+    inserted (see delta.apply_delta on why few writes matter)."""
+    deletes: dict[tuple[str, str], list[dict]] = {}
+    inserts: dict[tuple[str, str], list[dict]] = {}
+    for group in set(old_edges) | set(new_edges):
+        old_k: dict[tuple, list[tuple]] = {}
+        new_k: dict[tuple, list[dict]] = {}
+        for r in old_edges.get(group, []):
+            if r["from"] not in removed and r["to"] not in removed:
+                old_k.setdefault(_edge_key(r), []).append(_edge_full(r))
+        for r in new_edges.get(group, []):
+            new_k.setdefault(_edge_key(r), []).append(r)
+        for k in set(old_k) | set(new_k):
+            was = sorted(old_k.get(k, []), key=repr)
+            now_rows = new_k.get(k, [])
+            if was == sorted((_edge_full(r) for r in now_rows), key=repr):
+                continue
+            if was:
+                deletes.setdefault(group, []).append(dict(zip(("from", "to", "file", "line", "target"), k)))
+            inserts.setdefault(group, []).extend(now_rows)
+    return deletes, inserts
 
 
 def _column_groups(updated: list[dict], stored: dict[str, dict]) -> dict[tuple[str, ...], list[dict]]:
@@ -391,13 +419,13 @@ def _column_groups(updated: list[dict], stored: dict[str, dict]) -> dict[tuple[s
     return groups
 
 
-#: The fields of a stored link an edge row is made from (sync.edge_row);
+#: The fields of a stored link an edge row is made from (rows.edge_row);
 #: ``style``, ``start`` and ``end`` only say where the link is written.
 _EDGE_FIELDS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed")
 
 
 def _edge_shape(links_json: str | None) -> list[tuple]:
-    return [tuple(getattr(l, k) for k in _EDGE_FIELDS) for l in _links_from_json(links_json)]
+    return [tuple(getattr(l, k) for k in _EDGE_FIELDS) for l in links_from_json(links_json)]
 
 
 def _same_edges(have: dict | None, row: dict) -> bool:

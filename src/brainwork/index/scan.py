@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from brainwork.config import CONFIG_FILE
+from brainwork.config import CONFIG_FILE, Config
 
 
 @dataclass(frozen=True)
@@ -70,3 +70,23 @@ def scan_vault(root: Path, skip: tuple[str, ...] = (), store: Path | None = None
             append(VaultFile(prefix + name, st.st_size, st.st_mtime_ns))
     out.sort(key=lambda f: f.rel)
     return out
+
+
+def skipped_prefixes(config: Config) -> tuple[str, ...]:
+    """Vault-relative folders (ending in ``/``) that :func:`scan_vault`
+    skips: ``[ignore]`` folders and the store when it lies inside the vault."""
+    out = [f.strip("/") + "/" for f in config.ignore_folders]
+    try:
+        out.append(config.store.resolve().relative_to(config.vault.resolve()).as_posix() + "/")
+    except ValueError:
+        pass
+    return tuple(out)
+
+
+def is_indexed(rel: str, skipped: tuple[str, ...]) -> bool:
+    """Whether the vault-relative path ``rel`` is one :func:`scan_vault`
+    would list, as far as its path tells (no hidden part, not under one of
+    ``skipped``: :func:`skipped_prefixes`)."""
+    if any(p.startswith(".") for p in rel.split("/")):
+        return False
+    return not (rel + "/").startswith(skipped) if skipped else True

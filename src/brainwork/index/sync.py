@@ -18,120 +18,28 @@ An unchanged vault is read but nothing is written.
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Callable
 
 from brainwork.config import Config
+from brainwork.index.incremental import FileChanges, apply_changes
+from brainwork.index.report import SyncReport
+from brainwork.index.rows import attachment_row, edge_row, links_from_json, page_row
+from brainwork.index.scan import scan_vault
 from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
-from brainwork.index.scan import scan_vault
 from brainwork.vault.parse import oversize_page, page_id, parse_text
-from brainwork.vault.resolve import Resolution, Resolver, norm
-from brainwork.vocabulary import ATTACHMENT_TYPE, EDGES_BY_NAME
+from brainwork.vault.resolve import Resolver
+from brainwork.vocabulary import EDGES_BY_NAME
 
 #: progress(done, total, phase) — called from the syncing thread.
 Progress = Callable[[int, int, str], None]
 
 #: Parsed rows are turned into Arrow in slices of this many pages.
 _SLICE = 1000
-
-# start/end (character offsets in the file) let operations rewrite a link
-# without parsing the file again (brainwork.ops.relink); JSON written before
-# they were added simply lacks them (Link's defaults, -1).
-_LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style", "start", "end")
-
-
-@dataclass
-class SyncReport:
-    """What one sync found and did.
-
-    ``pages`` counts Markdown pages, ``attachments`` other files; ``edges``
-    live link occurrences per edge type; ``dead_links`` link occurrences whose
-    target is missing; ``ambiguous_links`` occurrences that fit several files.
-    ``wrote`` is False when the vault was unchanged. ``reread`` lists the
-    files a forced sync re-read whose bytes the store already had (a page
-    with the stored hash, an attachment with the stored size and time):
-    ``changed`` holds only files whose content differs from the store.
-    """
-
-    pages: int = 0
-    attachments: int = 0
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    moved: list[tuple[str, str]] = field(default_factory=list)
-    reread: list[str] = field(default_factory=list)
-    edges: dict[str, int] = field(default_factory=dict)
-    dead_links: int = 0
-    ambiguous_links: int = 0
-    parse_errors: list[ParseError] = field(default_factory=list)
-    wrote: bool = False
-    seconds: float = 0.0
-
-    def to_json(self) -> dict:
-        """The shape ``brainwork index --json`` prints."""
-        return {
-            "pages": self.pages,
-            "edges": self.edges,
-            "dead_links": self.dead_links,
-            "parse_errors": [asdict(e) for e in self.parse_errors],
-            "attachments": self.attachments,
-            "added": len(self.added),
-            "changed": len(self.changed),
-            "removed": len(self.removed),
-            "reread": len(self.reread),
-            "moved": [list(m) for m in self.moved],
-            "ambiguous_links": self.ambiguous_links,
-            "wrote": self.wrote,
-        }
-
-
-def _links_json(links: list[Link]) -> str:
-    return json.dumps([[getattr(l, k) for k in _LINK_KEYS] for l in links], ensure_ascii=False)
-
-
-def _links_from_json(text: str | None) -> list[Link]:
-    if not text:
-        return []
-    return [Link(**dict(zip(_LINK_KEYS, item))) for item in json.loads(text)]
-
-
-def _page_row(p: ParsedPage) -> dict:
-    f = p.fields
-    status = f.get("status")
-    return {
-        "id": p.id,
-        "path": p.path,
-        "kind": "page",
-        "title": p.title,
-        # Absent text is '' in the store, never NULL (see store.schema.ABSENT_TEXT_COLUMNS).
-        "type": p.type or "",
-        "status": status if isinstance(status, str) else "",
-        "created": f.get("created") if isinstance(f.get("created"), str) else "",
-        "updated": f.get("updated") if isinstance(f.get("updated"), str) else "",
-        "aliases": p.aliases,
-        "tags": p.tags,
-        "fields": json.dumps(f, ensure_ascii=False, default=str),
-        "body": p.body,
-        "body_line": p.body_line,
-        "hash": p.hash,
-        "size": p.size,
-        "mtime_ns": p.mtime_ns,
-        "links": _links_json(p.links),
-    }
-
-
-def _attachment_row(rel: str, size: int, mtime_ns: int) -> dict:
-    pid = unicodedata.normalize("NFC", rel)
-    return {
-        "id": pid, "path": rel, "kind": ATTACHMENT_TYPE, "title": pid.rsplit("/", 1)[-1],
-        "type": "", "status": "", "created": "", "updated": "", "aliases": [], "tags": [],
-        "fields": "{}", "body": "", "body_line": 1, "hash": "", "size": size, "mtime_ns": mtime_ns, "links": "[]",
-    }
 
 
 def sync(config: Config, store: Store, progress: Progress | None = None, force: bool = False) -> SyncReport:
@@ -198,7 +106,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
                 (report.reread if same else report.changed).append(pid)
             else:
                 report.added.append(pid)
-            new_rows.append(_attachment_row(f.rel, f.size, f.mtime_ns))
+            new_rows.append(attachment_row(f.rel, f.size, f.mtime_ns))
             n_new += 1
             continue
         read_error = None
@@ -226,7 +134,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
             (report.reread if same else report.changed).append(pid)
         else:
             report.added.append(pid)
-        new_rows.append(_page_row(page))
+        new_rows.append(page_row(page))
         n_new += 1
         # The row now holds the body and fields; the page is kept only for
         # its links, names, hash and errors.
@@ -275,20 +183,17 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     as_key = lambda e: (e["path"], e["line"], e["message"])  # noqa: E731
     errors_changed = sorted(map(as_key, want)) != sorted(map(as_key, map(asdict, old_errors)))
     if partial and (structural or touched or errors_changed):
-        from brainwork.index.incremental import apply_changes
-
         if progress:
             progress(total, total, "writing")
-        apply_changes(
-            store, state,
+        apply_changes(store, state, FileChanges(
+            added=tuple(r for r in new_rows if r["id"] not in state),
+            updated=tuple(r for r in new_rows if r["id"] in state),
+            touched=tuple(touched),
+            removed=tuple(removed),
             links_of={pid: p.links for pid, p in parsed.items()},
-            added=[r for r in new_rows if r["id"] not in state],
-            updated=[r for r in new_rows if r["id"] in state],
-            touched=touched,
-            removed=removed,
-            clear_error_paths=sorted({e.path for e in old_errors}) if errors_changed else [],
-            errors=want if errors_changed else [],
-        )
+            clear_error_paths=tuple(sorted({e.path for e in old_errors})) if errors_changed else (),
+            errors=tuple(want) if errors_changed else (),
+        ))
         report.wrote = True
         if structural:
             stored = graph.edge_counts(store)
@@ -310,28 +215,6 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool) 
     report.parse_errors = graph.parse_errors(store)
     report.seconds = time.perf_counter() - t0
     return report
-
-
-def edge_row(pid: str, link: Link, res: Resolution) -> dict | None:
-    """The store row of one link written on page ``pid`` and resolved as
-    ``res``: ``from``/``to`` page ids (reversed for an inverse key), or for a
-    dead link ``to`` = the normalised target (a ``Missing`` id, without
-    ``.md``). None for a link to the page itself (no edge)."""
-    row = {
-        "file": pid, "line": link.line, "place": link.where, "target": link.target,
-        "label": link.label, "heading": link.heading, "embed": link.embed,
-        "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
-    }
-    if res.page is None:
-        key = norm(link.target.strip())
-        if key.endswith(".md"):
-            key = key[:-3]
-        row["from"], row["to"] = pid, key
-    elif res.page == pid:
-        return None
-    else:
-        row["from"], row["to"] = (res.page, pid) if link.reverse else (pid, res.page)
-    return row
 
 
 def _resolve_links(
@@ -364,7 +247,7 @@ def _resolve_links(
             s = state[pid]
             pages.append(pid)
             titles[pid] = [s["title"], *(s["aliases"] or [])]
-            links_of[pid] = _links_from_json(s["links"])
+            links_of[pid] = links_from_json(s["links"])
         else:
             attachments.append(pid)
     if progress:

@@ -39,7 +39,7 @@ from typing import Callable
 from watchfiles import Change, watch
 
 from brainwork.config import CONFIG_FILE, Config
-from brainwork.index.incremental import _indexed, _skipped_prefixes
+from brainwork.index.scan import is_indexed, skipped_prefixes
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class VaultWatcher:
         self.debounce_ms = debounce_ms
         self.stop_event = threading.Event()
         self._root = str(config.vault)
-        self._skipped = _skipped_prefixes(config)
+        self._skipped = skipped_prefixes(config)
         self._thread: threading.Thread | None = None
         #: Set once the file system watch is in place (changes made before
         #: may be missed): at the first batch or after :data:`READY_MS` of
@@ -128,7 +128,7 @@ class VaultWatcher:
         rel = path[len(root) + 1 :]
         if os.sep != "/":
             rel = rel.replace(os.sep, "/")
-        if not rel or rel == CONFIG_FILE or not _indexed(rel, self._skipped):
+        if not rel or rel == CONFIG_FILE or not is_indexed(rel, self._skipped):
             return None
         return rel
 

@@ -29,7 +29,7 @@ from urllib.parse import quote, unquote
 
 from brainwork.errors import UserError
 from brainwork.index.incremental import link_keys, may_mention
-from brainwork.index.sync import _links_from_json  # the indexer's stored link JSON
+from brainwork.index.rows import links_from_json  # the indexer's stored link JSON
 from brainwork.model import Link
 from brainwork.store import Store
 from brainwork.store import graph
@@ -100,7 +100,7 @@ class VaultLinks:
     def links(self, pid: str) -> list[Link]:
         got = self._links.get(pid)
         if got is None:
-            got = _links_from_json(self.state[pid].get("links"))
+            got = links_from_json(self.state[pid].get("links"))
             self._links[pid] = got
         return got
 

@@ -1,0 +1,92 @@
+"""The store rows the indexer writes: a page's or an attachment's ``Page``
+row, one link's edge row, and the link JSON a page row carries. Shared by
+the full and the partial sync (which must write identical rows); imports
+nothing else of ``index/``.
+
+Absent text is ``''`` in a row, never None (see
+:data:`brainwork.store.schema.ABSENT_TEXT_COLUMNS`).
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+from brainwork.model import Link, ParsedPage
+from brainwork.vault.resolve import Resolution, norm
+from brainwork.vocabulary import ATTACHMENT_TYPE
+
+# start/end (character offsets in the file) let operations rewrite a link
+# without parsing the file again (brainwork.ops.relink); JSON written before
+# they were added simply lacks them (Link's defaults, -1).
+LINK_KEYS = ("target", "edge", "line", "where", "reverse", "label", "heading", "embed", "style", "start", "end")
+
+
+def links_json(links: list[Link]) -> str:
+    """``links`` as the ``links`` column stores them: one list per link, in
+    :data:`LINK_KEYS` order."""
+    return json.dumps([[getattr(l, k) for k in LINK_KEYS] for l in links], ensure_ascii=False)
+
+
+def links_from_json(text: str | None) -> list[Link]:
+    """The links of a stored ``links`` column (None or ``''``: none)."""
+    if not text:
+        return []
+    return [Link(**dict(zip(LINK_KEYS, item))) for item in json.loads(text)]
+
+
+def page_row(p: ParsedPage) -> dict:
+    """The ``Page`` row of a parsed Markdown page."""
+    f = p.fields
+    status = f.get("status")
+    return {
+        "id": p.id,
+        "path": p.path,
+        "kind": "page",
+        "title": p.title,
+        "type": p.type or "",
+        "status": status if isinstance(status, str) else "",
+        "created": f.get("created") if isinstance(f.get("created"), str) else "",
+        "updated": f.get("updated") if isinstance(f.get("updated"), str) else "",
+        "aliases": p.aliases,
+        "tags": p.tags,
+        "fields": json.dumps(f, ensure_ascii=False, default=str),
+        "body": p.body,
+        "body_line": p.body_line,
+        "hash": p.hash,
+        "size": p.size,
+        "mtime_ns": p.mtime_ns,
+        "links": links_json(p.links),
+    }
+
+
+def attachment_row(rel: str, size: int, mtime_ns: int) -> dict:
+    """The ``Page`` row of a non-Markdown file (never read: no hash)."""
+    pid = unicodedata.normalize("NFC", rel)
+    return {
+        "id": pid, "path": rel, "kind": ATTACHMENT_TYPE, "title": pid.rsplit("/", 1)[-1],
+        "type": "", "status": "", "created": "", "updated": "", "aliases": [], "tags": [],
+        "fields": "{}", "body": "", "body_line": 1, "hash": "", "size": size, "mtime_ns": mtime_ns, "links": "[]",
+    }
+
+
+def edge_row(pid: str, link: Link, res: Resolution) -> dict | None:
+    """The store row of one link written on page ``pid`` and resolved as
+    ``res``: ``from``/``to`` page ids (reversed for an inverse key), or for a
+    dead link ``to`` = the normalised target (a ``Missing`` id, without
+    ``.md``). None for a link to the page itself (no edge)."""
+    row = {
+        "file": pid, "line": link.line, "place": link.where, "target": link.target,
+        "label": link.label, "heading": link.heading, "embed": link.embed,
+        "ambiguous": res.ambiguous, "dead": res.page is None, "reverse": link.reverse,
+    }
+    if res.page is None:
+        key = norm(link.target.strip())
+        if key.endswith(".md"):
+            key = key[:-3]
+        row["from"], row["to"] = pid, key
+    elif res.page == pid:
+        return None
+    else:
+        row["from"], row["to"] = (res.page, pid) if link.reverse else (pid, res.page)
+    return row
