@@ -1,4 +1,4 @@
-"""``brainwork check`` (issue 3 §1): formats, code filter, exit codes."""
+"""``brainwork check`` (docs/findings.md): formats, code filter, exit codes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``brainwork index/stats/show/--version`` and user errors (issue 2 §4)."""
+"""``brainwork index/stats/show/--version`` and user errors (one line, exit 2)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_index_json_shape(run, vault, tmp_path):
     r = run("index", "--json", "--vault", str(vault), "--store", str(tmp_path / "s"))
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    # The four keys issue 2 §4 names, first and with these types ...
+    # The four keys scripts read (docs/vault-format.md "The store"), first and with these types ...
     assert list(data)[:4] == ["pages", "edges", "dead_links", "parse_errors"]
     assert data["pages"] == 5  # Markdown pages, not attachments
     assert list(data["edges"]) == list(EDGE_NAMES)

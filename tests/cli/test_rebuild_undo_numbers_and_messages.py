@@ -1,4 +1,4 @@
-"""CLI and store behaviours from a QA pass: unique undo-log numbers, rebuild
+"""CLI and store behaviours: unique undo-log numbers, rebuild
 messages and leftovers, one-line YAML errors, honest ``index --full``
 counts, no orphan verdict for an unparsed page."""
 

@@ -1,4 +1,4 @@
-"""Consolidation on a copy of sample_vault/ with the real model (issue 4 §3, §9).
+"""Consolidation on a copy of sample_vault/ with the real model (docs/learning-loop.md, section 4).
 
 The sample vault's corrections fall into four known themes (by the dates in
 their file names): certificate chains (all promoted to an active rule),

@@ -1,4 +1,4 @@
-"""The approval gate on a copy of sample_vault/ (issue 4 §4): approve, edit
+"""The approval gate on a copy of sample_vault/ (docs/learning-loop.md, section 5): approve, edit
 then approve, reject with a reason, supersede, link; each undoable."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kùzu 0.11.3 corrupts a STRING column when a row with NULL in it is
 inserted after values of that column were SET in place and checkpointed
-(found by QA: set-type, then create-page, then every command segfaulted).
+(set-type, then create-page, then every command segfaulted).
 Absent page columns are therefore stored as '' and read back as None."""
 
 from __future__ import annotations

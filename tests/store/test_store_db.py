@@ -1,5 +1,5 @@
 """The Store wrapper: parameter checking, transactions, schema, and another
-process holding the database (issue 2 §3)."""
+process holding the database."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Frontmatter as real files have it (issue 2 §2), through parse_text."""
+"""Frontmatter as real files have it (docs/vault-format.md "Pages"), through parse_text."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Link forms and what is not a link (issue 2 §2), per Obsidian's rules
-(``Linking notes and files/Internal links.md`` in the help vault)."""
+"""Link forms and what is not a link (docs/vault-format.md "Link forms"), per
+Obsidian's rules (``Linking notes and files/Internal links.md`` in the help vault)."""
 
 from __future__ import annotations
 

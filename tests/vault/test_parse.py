@@ -1,5 +1,6 @@
-"""Files that cannot be parsed fully still become pages (issue 2 §3, failure
-isolation), and page ids/titles follow the format."""
+"""Files that cannot be parsed fully still become pages (a bad file is a
+finding, never a crash: docs/vault-format.md "Parse errors"), and page
+ids/titles follow the format."""
 
 from __future__ import annotations
 

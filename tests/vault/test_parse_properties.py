@@ -1,5 +1,5 @@
 """Property tests: no input crashes the parser, and every link's offsets
-point at its raw text (issue 2: a bad file is a finding, never a crash)."""
+point at its raw text (a bad file is a finding, never a crash)."""
 
 from __future__ import annotations
 

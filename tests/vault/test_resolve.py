@@ -1,4 +1,4 @@
-"""Link resolution (issue 2 §2; docs/vault-format.md "Resolution")."""
+"""Link resolution (docs/vault-format.md "Resolution")."""
 
 from __future__ import annotations
 
