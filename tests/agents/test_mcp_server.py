@@ -302,16 +302,17 @@ async def test_http_transport_on_loopback(sample_vault_copy, tmp_path):
 
 def test_mcp_refuses_a_non_loopback_host(sample_vault_copy):
     from brainwork.agents.mcp_server import serve_http
+    from brainwork.cli.served import call
     from brainwork.errors import UserError
 
     with pytest.raises(UserError, match="loopback only"):
-        serve_http(load_config(sample_vault_copy), 8765, host="0.0.0.0")
+        serve_http(load_config(sample_vault_copy), 8765, call, host="0.0.0.0")
 
 
 def test_capture_tool_arguments_follow_the_vocabulary():
     """The tools' arguments are the capture command's fields: nothing to keep in step by hand."""
     from brainwork.agents.mcp_server import capture_parameters
-    from brainwork.cli.learn import EDGE_OPTIONS
+    from brainwork.service.capture_options import EDGE_OPTIONS
     from brainwork.learn.capture import CAPTURE_TYPES
     from brainwork.vocabulary import TYPE_FIELDS
 

@@ -7,9 +7,9 @@
 JSON as structured content; a bad argument is a tool error holding the one
 line the command line would print, and the server goes on. Nothing here
 holds the store between calls (captures need none; the rest go through
-:func:`brainwork.cli.served.call`), so one server per agent session can run
-against one vault. Tools and errors: docs/learning-loop.md, "Connecting
-agents: MCP".
+the ``call`` the command line passes in, :func:`brainwork.cli.served.call`),
+so one server per agent session can run against one vault. Tools and
+errors: docs/learning-loop.md, "Connecting agents: MCP".
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import inspect
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,7 +30,15 @@ from pydantic import Field, ValidationError
 from brainwork import __version__
 from brainwork.config import Config
 from brainwork.errors import UserError
+from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
+from brainwork.service.owner import Reply
 from brainwork.vocabulary import TYPE_FIELDS
+
+#: ``call(config, argv)``: runs ``brainwork ARGV`` in the store's owner, or
+#: against the store opened for that one call, and returns what it printed
+#: (:func:`brainwork.cli.served.call`; the command line passes it in, as it
+#: sits above this package).
+Call = Callable[[Config, list[str]], Reply]
 
 SERVER_NAME = "brainwork"
 DOCTRINE_URI = "brainwork://doctrine"
@@ -114,15 +123,12 @@ def _one_line(stderr: str) -> str:
     return lines[-1] if lines else ""
 
 
-def run_command(config: Config, argv: list[str]) -> str:
-    """Run ``brainwork ARGV`` (see :func:`brainwork.cli.served.call`) and
-    return its stdout.
+def run_command(call: Call, config: Config, argv: list[str]) -> str:
+    """Run ``brainwork ARGV`` through ``call`` and return its stdout.
 
     Raises:
         ToolError: the command failed; the message is its one error line.
     """
-    from brainwork.cli.served import call
-
     with _STORE_LOCK:
         reply = call(config, argv)
     if reply.exit_code != 0:
@@ -130,8 +136,8 @@ def run_command(config: Config, argv: list[str]) -> str:
     return reply.stdout
 
 
-def _json_command(config: Config, argv: list[str]) -> Any:
-    out = run_command(config, argv)
+def _json_command(call: Call, config: Config, argv: list[str]) -> Any:
+    out = run_command(call, config, argv)
     try:
         return json.loads(out)
     except ValueError:
@@ -145,8 +151,6 @@ def _result(text: str, data: Any) -> CallToolResult:
 
 # -- captures --------------------------------------------------------------------
 def _field_annotation(type_: str, key: str, allowed: tuple[str, ...] | None):
-    from brainwork.cli.learn import FIELD_HELP
-
     help_ = FIELD_HELP.get(key, key)
     if key == "right_choice":
         return Annotated[bool | None, Field(description=f"{help_} (true or false)")]
@@ -161,10 +165,9 @@ def capture_parameters(type_: str) -> tuple[list[inspect.Parameter], dict[str, s
 
     Field names come from :data:`~brainwork.vocabulary.TYPE_FIELDS` (but
     ``status``: a correction starts open), edge names from
-    :data:`brainwork.cli.learn.EDGE_OPTIONS` with ``-`` as ``_`` (as the
+    :data:`brainwork.service.capture_options.EDGE_OPTIONS` with ``-`` as ``_`` (as the
     CLI's options), then the keys every record takes. A correction's
     ``wrong``, ``correct`` and ``why`` are required."""
-    from brainwork.cli.learn import EDGE_HELP, EDGE_OPTIONS
     from brainwork.learn.capture import CORRECTION_REQUIRED
 
     params: list[inspect.Parameter] = []
@@ -218,9 +221,9 @@ def _capture_tool(config: Config, type_: str):
 
 
 # -- the store's side ------------------------------------------------------------
-def doctrine_data(config: Config) -> dict:
+def doctrine_data(call: Call, config: Config) -> dict:
     """``brainwork doctrine --format json`` for ``config``'s vault."""
-    return _json_command(config, ["doctrine", "--format", "json"])
+    return _json_command(call, config, ["doctrine", "--format", "json"])
 
 
 def _edges_text(edges: dict) -> str:
@@ -289,8 +292,9 @@ def _validation_line(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
-    """The MCP server for ``config``'s vault (see the module doc)."""
+def build_server(config: Config, call: Call, log_level: str = "WARNING") -> MCPServer:
+    """The MCP server for ``config``'s vault (see the module doc); every
+    tool but the captures runs its command through ``call``."""
     server = BrainworkMCPServer(
         SERVER_NAME, title="brainwork work memory", instructions=INSTRUCTIONS, version=__version__,
         log_level=log_level,  # type: ignore[arg-type]
@@ -312,13 +316,13 @@ def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
         tasks with what they taught (their corrections, the sources that held up, the right tools),
         compactly. The rules themselves come from doctrine."""
         argv = ["recall", "--json"] + (["--budget", str(budget)] if budget else []) + ["--", task]
-        data = _json_command(config, argv)
+        data = _json_command(call, config, argv)
         return _result(data.get("text", ""), data)
 
     def doctrine() -> CallToolResult:
         """The doctrine: the active rules learned from past corrections and approved by the user, as a
         compact Markdown block. Call it at the start of a session and follow it."""
-        data = doctrine_data(config)
+        data = doctrine_data(call, config)
         return _result(data.get("text", ""), data)
 
     def search(
@@ -329,7 +333,7 @@ def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
         """Find pages by name (fuzzy over titles, aliases and ids), best first. Use it to find the id of
         a tool, source or task to link in a capture, or before read_page."""
         argv = ["search", "--json", "--limit", str(limit)] + (["--type", type] if type else []) + ["--", query]
-        hits = _json_command(config, argv)
+        hits = _json_command(call, config, argv)
         text = "\n".join(f"{h['id']}  {h['title']}" + (f"  [{h['type']}]" if h.get("type") else "") for h in hits)
         return _result(text or f"no page matches {query!r}", {"query": query, "pages": hits})
 
@@ -338,7 +342,7 @@ def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
     ) -> CallToolResult:
         """Read one page: its Markdown text (frontmatter and body) and its edges both ways (what it
         links to and what links to it)."""
-        data = _json_command(config, ["show", "--json", "--", page])
+        data = _json_command(call, config, ["show", "--json", "--", page])
         markdown = _page_text(config, data)
         data["text"] = markdown
         edges = _edges_text(data.get("edges") or {})
@@ -353,7 +357,7 @@ def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
 
     def _doctrine_text() -> str:
         try:
-            return doctrine_data(config).get("text", "")
+            return doctrine_data(call, config).get("text", "")
         except ToolError as exc:
             return f"(brainwork could not read the doctrine: {exc})\n"
 
@@ -372,15 +376,15 @@ def build_server(config: Config, log_level: str = "WARNING") -> MCPServer:
     return server
 
 
-def serve_stdio(config: Config) -> None:
+def serve_stdio(config: Config, call: Call) -> None:
     """Serve ``config``'s vault over stdin/stdout until the client closes
     the stream."""
-    build_server(config).run("stdio")
+    build_server(config, call).run("stdio")
 
 
-def serve_http(config: Config, port: int, host: str = "127.0.0.1") -> None:
+def serve_http(config: Config, port: int, call: Call, host: str = "127.0.0.1") -> None:
     """Serve over streamable HTTP at ``http://HOST:PORT/mcp`` (loopback
     only: the server has no authentication) until interrupted."""
     if host not in ("127.0.0.1", "localhost", "::1"):
         raise UserError(f"the MCP server listens on loopback only, not {host!r}")
-    build_server(config).run("streamable-http", host=host, port=port)
+    build_server(config, call).run("streamable-http", host=host, port=port)

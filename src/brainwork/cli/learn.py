@@ -16,35 +16,10 @@ import click
 from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
+from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.vocabulary import TYPE_FIELDS
 
 # -- capture ---------------------------------------------------------------------
-#: Edge options per captured type: option name -> frontmatter key written.
-EDGE_OPTIONS: dict[str, dict[str, str]] = {
-    "task": {"used": "used", "cited": "cited", "produced": "produced", "corrected-by": "corrected_by"},
-    "correction": {"task": "corrects"},
-    "source": {"cited-by": "cited_by"},
-    "tool": {"used-by": "used_by"},
-    "decision": {"cited": "cited", "produced-by": "produced_by"},
-    "artifact": {"produced-by": "produced_by"},
-}
-EDGE_HELP = {
-    "used": "a tool or system the task used",
-    "cited": "a source relied on",
-    "produced": "an artifact or decision the task produced",
-    "corrected-by": "a correction the task received",
-    "task": "the task this correction corrects (writes corrects: [[task]])",
-    "cited-by": "a task or decision that cited this source",
-    "used-by": "a task that used this tool",
-    "produced-by": "the task that produced this",
-}
-FIELD_HELP = {
-    "request": "what was asked", "summary": "what was done", "outcome": "how it went",
-    "ref": "URL or reference", "reliability": "did it hold up", "name": "the tool's name",
-    "right_choice": "was it the right tool", "choice": "what was decided", "reasoning": "why",
-    "wrong": "what the agent did wrong", "correct": "the correct behaviour", "why": "why it matters",
-    "location": "where the artifact lives", "kind": "what kind of artifact",
-}
 
 
 def _read_json(source: str) -> dict:

@@ -62,11 +62,12 @@ def mcp_group(ctx: click.Context, vault: str | None, store: str | None, http: bo
     vault, store = _where(ctx, vault, store)
     config = load_config(vault, store)
     from brainwork.agents import mcp_server
+    from brainwork.cli.served import call
 
     if http:
         echo(f"brainwork mcp: serving {config.vault} on http://127.0.0.1:{port}/mcp (ctrl+c stops)", err=True)
         try:
-            mcp_server.serve_http(config, port)
+            mcp_server.serve_http(config, port, call)
         except KeyboardInterrupt:
             pass
     else:
@@ -74,7 +75,7 @@ def mcp_group(ctx: click.Context, vault: str | None, store: str | None, http: bo
             echo(f"brainwork mcp: serving {config.vault} as MCP over stdin/stdout; an agent starts this "
                  "command itself (ctrl+c stops)", err=True)
         try:
-            mcp_server.serve_stdio(config)
+            mcp_server.serve_stdio(config, call)
         except KeyboardInterrupt:
             pass
 
