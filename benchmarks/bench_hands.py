@@ -100,8 +100,9 @@ def _owner(kind: str, vault: Path) -> subprocess.Popen:
     if kind == "serve":
         args = [*_cli(), "--vault", str(vault), "serve"]
     else:
-        code = ("from brainwork.config import load_config; from brainwork.tui.app import BrainworkApp; "
-                f"BrainworkApp(load_config({str(vault)!r}), warm_up=True).run(headless=True)")
+        code = ("from brainwork.cli.served import run_request; from brainwork.config import load_config; "
+                "from brainwork.tui.app import BrainworkApp; "
+                f"BrainworkApp(load_config({str(vault)!r}), serve=run_request, warm_up=True).run(headless=True)")
         args = [sys.executable, "-c", code]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     config = load_config(vault)

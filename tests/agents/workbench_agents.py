@@ -34,9 +34,10 @@ BUDGET = float(os.environ.get("WORKBENCH_AGENTS_BUDGET", "420"))
 
 
 async def main(vault: Path, logs: Path) -> dict:
+    from brainwork.cli.served import run_request
     from brainwork.tui.app import BrainworkApp
 
-    app = BrainworkApp(load_config(vault))
+    app = BrainworkApp(load_config(vault), serve=run_request)
     async with app.run_test(size=(120, 40)) as pilot:
         if not await t._until(lambda: app.owner is not None and app.indexed, 120, pilot):
             raise AssertionError("the workbench did not open and index the vault")

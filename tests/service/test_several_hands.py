@@ -66,11 +66,12 @@ async def _until(predicate, seconds: float = 30.0, pilot=None) -> bool:
 
 
 async def test_agents_work_while_the_workbench_is_open(sample_vault_copy):
+    from brainwork.cli.served import run_request
     from brainwork.tui.app import BrainworkApp
 
     vault = sample_vault_copy
     config = load_config(vault)
-    app = BrainworkApp(config)
+    app = BrainworkApp(config, serve=run_request)
     async with app.run_test(size=(120, 40)) as pilot:
         assert await _until(lambda: app.owner is not None and app.indexed, 120, pilot)
         pages_before = app.counts.pages
@@ -174,11 +175,12 @@ async def test_serve_hands_the_store_to_the_workbench_and_takes_it_back(serving)
     """The person opens the workbench while ``serve`` runs: serve lets go of
     the store, the workbench owns it, and serve owns it again once the
     workbench has closed."""
+    from brainwork.cli.served import run_request
     from brainwork.tui.app import BrainworkApp
 
     vault, proc = serving
     config = load_config(vault)
-    app = BrainworkApp(config)
+    app = BrainworkApp(config, serve=run_request)
     async with app.run_test(size=(100, 30)) as pilot:
         assert await _until(lambda: app.owner is not None and app.indexed, 120, pilot)
         assert app.store_error == ""

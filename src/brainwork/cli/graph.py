@@ -12,9 +12,10 @@ from brainwork.config import Config
 @vault_options
 def open_cmd(config: Config) -> None:
     """Open the workbench on the vault."""
+    from brainwork.cli.served import run_request
     from brainwork.tui.app import BrainworkApp
 
-    BrainworkApp(config, warm_up=True).run()
+    BrainworkApp(config, serve=run_request, warm_up=True).run()
 
 
 @click.command("index")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import time
 import traceback
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -52,7 +53,7 @@ from brainwork.tui.modals.parse_errors import ParseErrorsScreen
 from brainwork.tui.panes import PANES, Pane
 from brainwork.service.handle import StoreHandle, StoreUnavailable
 from brainwork.service.freshness import Freshness
-from brainwork.service.owner import OwnerServer
+from brainwork.service.owner import OwnerServer, Reply
 from brainwork.tui.themes import DEFAULT_THEME, load_themes, theme_folders
 
 #: Seconds the workbench waits for ``brainwork serve`` to close the store
@@ -104,12 +105,15 @@ class BrainworkApp(App[None]):
     embedder: reactive[tuple[str, bool] | None] = reactive(None, init=False)
 
     def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES,
-                 serve: bool = True, warm_up: bool = False):
+                 serve: Callable[..., Reply] | None = None, warm_up: bool = False):
         super().__init__()
         self.config = config
         #: While the store is open, other brainwork processes (agents, cron)
         #: run their commands here, through the store's socket
-        #: (:mod:`brainwork.service.owner`).
+        #: (:mod:`brainwork.service.owner`), by ``serve(config, handle,
+        #: request, freshness=...)``: :func:`brainwork.cli.served.run_request`,
+        #: which ``brainwork open`` passes in (the command line sits above the
+        #: workbench). None: the workbench serves no one.
         self.serve = serve
         self.owner: OwnerServer | None = None
         #: Whether the store may lag the vault (served commands skip needless syncs).
@@ -313,12 +317,8 @@ class BrainworkApp(App[None]):
         self.owner = server
 
     def _run_served(self, *args, **kwargs):
-        """Run another process's command here (on a request thread). The
-        command line (click and every command module) is imported on the
-        first request, not before the workbench's first paint."""
-        from brainwork.cli.served import run_request
-
-        return run_request(self.config, self.store, *args, freshness=self.freshness, **kwargs)
+        """Run another process's command here (on a request thread)."""
+        return self.serve(self.config, self.store, *args, freshness=self.freshness, **kwargs)
 
     def _served(self, request, reply) -> None:
         """On a request thread: a command another process ran here may have
