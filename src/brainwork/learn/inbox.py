@@ -22,6 +22,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.learn.consolidate import UNRESOLVED, cluster_of
 from brainwork.learn.pagefile import Edits
+from brainwork.learn.rule import field_text
 from brainwork.ops import unit_of_work
 from brainwork.ops.operation import Operation
 from brainwork.store import Store
@@ -82,11 +83,8 @@ class InboxItem:
 
 
 def _one_line(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        value = ", ".join(str(v) for v in value)
-    return " ".join(str(value).split())
+    """A frontmatter value as one line, its runs of white space folded."""
+    return " ".join(field_text(value).split())
 
 
 def _newest_first(item: InboxItem) -> tuple[str, str]:
