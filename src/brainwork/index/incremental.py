@@ -8,7 +8,7 @@ writes such a plan as a partial sync, for this path and for
 store it leaves equals a full sync's (tests/index/test_incremental.py
 checks it against a full re-index), only the edges that differ are
 rewritten, and files the full scan skips are skipped here too.
-docs/architecture.md ("Partial sync") says which links are re-resolved.
+Which links are re-resolved: docs/architecture.md, "Sync".
 """
 
 from __future__ import annotations

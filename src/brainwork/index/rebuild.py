@@ -1,36 +1,18 @@
 """``brainwork index --rebuild``: a new store from the vault that keeps the
-old store's history.
+old store's history (the tables only the store holds,
+:data:`brainwork.store.schema.KEPT_TABLES`).
 
-The store holds two kinds of tables: those derived from the vault (pages,
-edges, dead-link targets, parse errors), which a full index recreates, and
-those only the store holds (:data:`brainwork.store.schema.KEPT_TABLES`: the
-undo log, dismissals, rejected clusters, consolidation passes, the review
-queue, recall hits, the embeddings cache and the ``Meta`` values that go
-with them). A rebuild
-
-1. exports the kept tables in a child process, table by table
-   (:func:`brainwork.store.integrity.export_history`): a damaged store may
-   crash whoever reads it, and one unreadable table loses only itself;
-2. builds a new store in ``STORE/rebuild-new-<UTC time>/``: the exported
-   tables loaded, the vault indexed in full;
-3. swaps: the old database files move aside (``graph.kuzu`` ->
-   ``graph.kuzu.before-rebuild-<UTC time>``, its ``.wal`` alike; nothing is
-   deleted) and the new one takes their place (two renames).
-
-A rebuild killed before the swap leaves the old store where it was (run it
-again); the side folders it leaves are named by ``brainwork doctor``, and the
-next rebuild that completes removes them (it holds the store, so no other
-process can own them). It does not when it started without a database file:
-then a folder left by a rebuild killed between its two renames may hold the
-only copy of the store (doctor's ``rebuild-interrupted``).
-
-A store that cannot be opened at all loses its history; the rebuild still
-succeeds and says so in one line (:attr:`RebuildReport.lost`).
+Invariants: nothing is deleted before the swap, and the old database files
+are moved aside, never deleted; a rebuild killed before the swap leaves the
+old store where it was; the kept tables are read in a child process one
+table at a time (a damaged store may crash its reader, and an unreadable
+table loses only itself); a store that cannot be opened at all loses its
+history, and the rebuild says so (:attr:`RebuildReport.lost`). Steps,
+leftovers and figures: docs/operations.md, ``brainwork index --rebuild``.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import time
@@ -42,7 +24,7 @@ from brainwork.config import Config
 from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import Progress, SyncReport, sync
 from brainwork.store import Store, schema
-from brainwork.store.integrity import export_history, held_elsewhere, seal_path, seal_state
+from brainwork.store.integrity import export_history, held_elsewhere, seal_path, seal_state, take_lock
 
 DB_NAME = "graph.kuzu"
 ASIDE_INFIX = ".before-rebuild-"
@@ -125,15 +107,12 @@ def _hold(db: Path) -> int | None:
         StoreBusy: another process took it first.
     """
     try:
-        fd = os.open(db, os.O_RDWR)
+        fd = take_lock(db, exclusive=True)
     except FileNotFoundError:
         return None
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
+    if fd is None:
         raise StoreBusy(f"the store {db} was opened by another brainwork process during the rebuild; "
-                        "close it and try again") from None
+                        "close it and try again")
     return fd
 
 

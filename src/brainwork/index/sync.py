@@ -1,18 +1,11 @@
-"""Sync a vault into its store.
+"""Sync a vault into its store: scan it, re-parse the files whose size,
+mtime and then SHA-256 differ from the store, and write the result.
 
-1. Scan the vault (:mod:`brainwork.index.scan`).
-2. Files whose size and modification time match the store are unchanged;
-   others are hashed (SHA-256) and re-parsed only if the hash differs.
-3. Removed files are deleted; a removed page whose hash reappears at a new
-   path is reported as moved.
-4. If few files changed, they are written as a partial sync
-   (:func:`brainwork.index.incremental.apply_changes`: only the changed
-   files' links and the links whose resolution can change are rewritten);
-   otherwise every link is re-resolved in memory (a new page can revive a
-   dead link anywhere) and all edges are rewritten in bulk.
-5. All writes happen in one transaction: the store is never half-written.
-
-An unchanged vault is read but nothing is written.
+Invariants: every write of one sync is one transaction (the store is never
+half-written) and an unchanged vault writes nothing. A few changed files are
+written as a partial sync (:func:`brainwork.index.incremental.apply_changes`),
+more by re-resolving every link and rewriting every edge in bulk; both leave
+the same store. Steps: docs/architecture.md, "Sync".
 """
 
 from __future__ import annotations

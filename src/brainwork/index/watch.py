@@ -1,32 +1,14 @@
-"""Follow a vault's files as they change on disk (an agent's capture, an
-editor, a ``git pull``), so a long-running process can re-sync without
-being asked.
+"""Follow a vault's files as they change on disk, so a long-running process
+(the workbench, ``brainwork serve``) can re-sync without being asked.
 
-:class:`VaultWatcher` runs :func:`watchfiles.watch` (inotify on Linux,
-FSEvents on macOS, polling on WSL) on ``config.vault``, recursively, in one
-background thread, and calls its callback once per *burst* of changes with
-the vault-relative paths that changed. Changes the index would never see are
-dropped before the callback: the store folder (``config.store``, when it
-lies inside the vault), hidden files and folders (any path part starting
-with ``.``: ``.git``, ``.obsidian``, the temporary files of
-:func:`brainwork.vault.write.atomic_write`, editors' swap files),
-``[ignore]`` folders and ``brainwork.toml`` — exactly what
-:func:`brainwork.index.scan.scan_vault` skips. A burst made only of such
-changes calls nothing, so the store's own writes during a sync do not wake
-anyone.
-
-What the callback gets is a hint of *where* to look, not an exact list of
-files to re-read: a folder moved or deleted as a whole is reported once, by
-the folder's path; files written into a folder just created may be missing
-(they can land before the watch on the new folder is in place), but the
-folder's own path is there; and a file created then deleted within one
-burst is still reported. The safe answer to a batch is a full
-:func:`brainwork.index.sync.sync` (which finds the real changes by size,
-mtime and hash, and writes nothing when there are none); the workbench does
-exactly that.
-
-Used by the workbench (``tui/app.py``) and meant for a long-running
-``brainwork serve``; imports nothing above ``index/``.
+:class:`VaultWatcher` calls its callback from one background thread, once
+per burst of changes, with the vault-relative paths that changed. Changes
+the index never reads (what :func:`brainwork.index.scan.scan_vault` skips)
+are dropped first, and a burst made only of those calls nothing, so the
+store's own writes during a sync wake no one. The paths say where to look,
+not exactly which files changed: the answer to a batch is a full
+:func:`brainwork.index.sync.sync`. Walkthrough: docs/architecture.md,
+"Live sync".
 """
 
 from __future__ import annotations

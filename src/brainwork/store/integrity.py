@@ -108,20 +108,35 @@ def seal_state(db_path: Path) -> str:
     return "changed"
 
 
+def take_lock(db_path: Path, *, exclusive: bool) -> int | None:
+    """Take the POSIX record lock Kùzu takes on the database file, without
+    waiting: a descriptor holding it (close it to release), or None when
+    another process holds a lock that conflicts. Closing any descriptor of
+    the file drops this process's locks on it, Kùzu's own included.
+
+    Raises:
+        OSError: the file cannot be opened (FileNotFoundError when absent).
+    """
+    fd = os.open(db_path, os.O_RDWR if exclusive else os.O_RDONLY)
+    try:
+        fcntl.lockf(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def held_elsewhere(db_path: Path) -> bool:
     """True when another process holds Kùzu's lock on the database file
     (a POSIX record lock). Call only while this process has not opened the
     database: closing a descriptor drops this process's own locks on it."""
     try:
-        fd = os.open(db_path, os.O_RDONLY)
+        fd = take_lock(db_path, exclusive=False)
     except OSError:
         return False
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
+    if fd is None:
         return True
-    finally:
-        os.close(fd)
+    os.close(fd)
     return False
 
 
