@@ -7,9 +7,10 @@ Link forms (see docs/vault-format.md): ``[[target]]``, ``[[target|label]]``,
 makes no edge. Nothing inside fenced or indented code, inline code, HTML
 comments or ``%%comments%%`` is a link.
 
-Block structure (code blocks, HTML comment blocks) comes from markdown-it-py;
-it is only invoked when the body could contain such blocks, which keeps plain
-notes cheap (markdown-it tokenises ~2.7 MB/s on one core here).
+Block structure (code blocks, HTML comment blocks) is what markdown-it-py's
+block parse finds; a line scan finds it in the usual shapes (top-level
+fences and comment blocks) and markdown-it runs only on the notes the scan
+cannot decide (11 of 6,571 in obsidian-hub; it tokenises ~2.7 MB/s here).
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ MDLINK = re.compile(
     r"\(\s*(<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
+# WIKILINK and MDLINK without their leading "!?": a pattern that starts
+# with a literal is searched for that literal in C; the "!" is read back.
+_WIKILINK_SCAN = re.compile(WIKILINK.pattern[len("(!?)"):])
+_MDLINK_SCAN = re.compile(MDLINK.pattern[len("(!?)"):])
 #: A wikilink read for what it shows: group 1 the target (up to ``#``),
 #: group 2 the label (after ``|``, or ``\|`` inside a table cell), None
 #: without one. For turning links into their visible text, not for resolving.
@@ -50,10 +55,34 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
-_NEEDS_BLOCKS = re.compile(r"```|~~~|^(?: {4}|\t)|<!--", re.MULTILINE)
-_FENCE_OR_COMMENT = re.compile(r"```|~~~|<!--")
-_FENCE = re.compile(r"```|~~~")
-_INDENTED = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
+_CONTAINER = r"(?:>|[-*+]|\d{1,9}[.)])"
+#: A body without any of these has no block for markdown-it to find: a fence
+#: marker, a comment opener, or a line indented to four columns (at its start,
+#: or inside a quote or list item: ``-     code`` opens a code block there).
+#: Lines are found by the line break before them (searched in ``"\n" +
+#: body``): a pattern that starts with a literal is scanned in C, ``^`` is
+#: tried at every character.
+_NEEDS_BLOCKS = re.compile(
+    rf"```|~~~|<!--|\n(?: {{4}}| {{0,3}}\t|[ \t]*(?:{_CONTAINER}[ \t]*)*{_CONTAINER}(?: {{5}}| {{0,4}}\t))"
+)
+#: What the block scan looks at, in ``"\n" + body``: after a line break, a
+#: fence marker (``lead`` holds any indentation and quote or list markers
+#: before it), a line indented to four columns inside a quote or list item
+#: (``deep``) or at its start (``indent``), a line that may open an HTML
+#: block (``html``); and a comment opener anywhere (``comment``).
+_BLOCK_EVENT = re.compile(
+    rf"\n(?:(?P<lead>[ \t]*(?:{_CONTAINER}[ \t]*)*)(?P<fence>`{{3,}}|~{{3,}})"
+    rf"|(?P<deep>[ \t]*(?:{_CONTAINER}[ \t]*)*{_CONTAINER}(?: {{5}}| {{0,4}}\t))"
+    r"|(?P<indent> {4}| {0,3}\t)"
+    r"| {0,3}(?P<html><(?:[A-Za-z/?]|!(?!--))))"
+    r"|(?P<comment><!--)"
+)
+#: HTML blocks that end at a closing tag or marker rather than at a blank
+#: line (CommonMark types 1, 3, 4 and 5).
+_HTML_UNTIL_MARKER = re.compile(r"<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|\?|![A-Za-z]|!\[CDATA\[)", re.IGNORECASE | re.MULTILINE)
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
+_NOT_EOL = re.compile(r"[^\r\n]+")
 # A line after which an indented line may open an indented code block: blank,
 # an ATX heading, a thematic break or setext underline, a bare list marker,
 # or a line starting with '<' (an HTML block may end there). After any other
@@ -65,10 +94,27 @@ _TOP_KEY = re.compile(r"^([^\s#\-:'\"][^:]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:[ \t]|
 _md = MarkdownIt("commonmark", {"html": True}).disable(["inline", "text_join"], ignoreInvalid=True)
 
 
-def _blank(text: str, start: int, end: int, out: list[str]) -> None:
-    for i in range(start, end):
-        if out[i] not in "\r\n":
-            out[i] = " "
+def _blanked(text: str) -> str:
+    """``text`` with every character but line breaks turned into a space."""
+    if "\n" not in text and "\r" not in text:
+        return " " * len(text)
+    return _NOT_EOL.sub(lambda m: " " * (m.end() - m.start()), text)
+
+
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the (start, end) ``spans`` blanked; spans may nest or
+    overlap (markdown-it's tokens of a list hold their items' blocks)."""
+    pieces = []
+    pos = 0
+    for start, end in sorted(spans):
+        start = max(start, pos)
+        if start >= end:
+            continue
+        pieces.append(text[pos:start])
+        pieces.append(_blanked(text[start:end]))
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def mask_non_links(body: str) -> str:
@@ -77,80 +123,110 @@ def mask_non_links(body: str) -> str:
     The result has the same length and the same line breaks, so offsets and
     line numbers found in it hold for ``body``.
     """
-    if _needs_blocks(body, comments=False):
-        return _mask(body, True)
-    if "<!--" in body:
-        spans = _comment_blocks(body)
-        return _mask(body, True) if spans is None else _mask(body, False, spans)
-    return _mask(body, False)
+    if not _needs_blocks(body):
+        return _mask(body, False)
+    spans = _block_spans(body)
+    return _mask(body, True) if spans is None else _mask(body, False, spans)
+
+
+def _needs_blocks(body: str) -> bool:
+    """Whether markdown-it's block parse may find a block to mask in ``body``."""
+    return bool(_NEEDS_BLOCKS.search("\n" + body))
 
 
 _CONTAINER_PREFIX = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)+")
 
 
-def _comment_blocks(body: str) -> list[tuple[int, int]] | None:
-    """The HTML comment blocks markdown-it would find in ``body`` (which has
-    no fence and no indented code block), as (start, end) offsets of whole
-    lines; None when one may sit in a list item or quote (then only the
-    block parse knows).
+def _block_spans(body: str) -> list[tuple[int, int]] | None:
+    """The fenced code blocks and HTML comment blocks markdown-it's block
+    parse finds in ``body``, as (start, end) offsets of whole lines, found
+    by a scan; None when the scan cannot decide (then only the parse knows).
 
-    CommonMark: a line starting with ``<!--`` after at most three spaces
-    opens an HTML block that ends with the first line containing ``-->``
-    (or the end of the text); ``<!--`` elsewhere is inline HTML, which the
-    comment pattern masks anyway."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    for m in re.finditer("<!--", body):
-        if m.start() < pos:
+    The scan decides the usual shapes of real notes (CommonMark 0.31): a
+    fence opened at the start of a line closes at the first line of at
+    least as many of its marker characters, indented by at most three
+    spaces and followed only by spaces or tabs (or runs to the end of the
+    text); a line starting with ``<!--`` opens a comment block that ends with the first line containing ``-->``; both
+    interrupt a paragraph, a quote or a list item that is not indented. It
+    gives up on a fence or comment block inside a quote or list item or
+    indented at all, on one that may sit inside another HTML block, on a
+    line indented four columns that may open an indented code block (after
+    a blank line, a heading, a block's end...: ``_BLOCK_END``), and on lone
+    carriage returns (markdown-it counts them as line breaks).
+    """
+    if "\r" in body and _LONE_CR.search(body):
+        return None
+    spans: list[tuple[int, int]] = []
+    pos = 0  # events before pos are inside a block already found
+    block_end = -1  # where the last block found ended (an indented line there opens code)
+    html_from = -1  # start of the last line that may open an HTML block
+    html_sticky = False  # that block ends at a marker, not at a blank line
+
+    def in_html(at: int) -> bool:
+        return html_from >= 0 and (html_sticky or not _BLANK_LINE.search(body, html_from, at))
+
+    # Offsets in the padded text are one past the body's, so a match's start
+    # (its line break) is the body offset of the line it opens.
+    for m in _BLOCK_EVENT.finditer("\n" + body):
+        start = m.start()
+        if start < pos:
             continue
-        line_start = body.rfind("\n", 0, m.start()) + 1
-        prefix = body[line_start : m.start()]
-        if prefix == " " * len(prefix) and len(prefix) <= 3:
-            close = body.find("-->", line_start)
-            if close == -1:
+        fence = m.group("fence")
+        if fence is not None:
+            if m.group("lead") or in_html(start):
+                return None
+            after = m.end() - 1
+            eol = body.find("\n", after)
+            eol = len(body) if eol == -1 else eol
+            if fence[0] == "`" and "`" in body[after:eol]:
+                return None  # not a fence: a code span (or text) at a line start
+            close = None
+            if eol < len(body):
+                closing = rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*\r?$"
+                close = re.compile(closing, re.MULTILINE).search(body, eol + 1)
+            end = len(body) if close is None else min(close.end() + 1, len(body))
+            spans.append((start, end))
+            pos = block_end = end
+            continue
+        if m.group("indent") is not None:
+            if start == 0 or start == block_end:
+                return None
+            prev = body[body.rfind("\n", 0, start - 1) + 1 : start - 1].rstrip("\r")
+            if _BLOCK_END.match(prev):
+                return None
+            continue
+        if m.group("deep") is not None:
+            return None
+        if m.group("html") is not None:
+            html_from = start
+            html_sticky = html_sticky or bool(_HTML_UNTIL_MARKER.match(body, m.start("html") - 1))
+            continue
+        # "<!--": a comment block, or inline HTML the comment pattern masks anyway.
+        start -= 1
+        line_start = body.rfind("\n", 0, start) + 1
+        prefix = body[line_start:start]
+        if not prefix:
+            if in_html(line_start):
+                return None
+            close_at = body.find("-->", line_start)
+            if close_at == -1:
                 end = len(body)
             else:
-                nl = body.find("\n", close)
+                nl = body.find("\n", close_at)
                 end = len(body) if nl == -1 else nl + 1
-            out.append((line_start, end))
-            pos = end
+            spans.append((line_start, end))
+            pos = block_end = end
         elif not prefix.strip() or _CONTAINER_PREFIX.fullmatch(prefix):
-            return None
-    return out
-
-
-def _needs_blocks(body: str, comments: bool = True) -> bool:
-    """Whether markdown-it's block parse can find a fence, an indented code
-    block or an HTML comment block in ``body``.
-
-    A scan decides most notes: no fence marker, no ``<!--`` and no indented
-    line that could open a code block (real notes indent nested list items,
-    which continue the line above) means there is nothing to find; only
-    the rest are parsed (markdown-it is ~80% of indexing a real vault)."""
-    if (_FENCE_OR_COMMENT if comments else _FENCE).search(body):
-        return True
-    for m in _INDENTED.finditer(body):
-        start = m.start()
-        if start == 0:
-            return True
-        prev = body[body.rfind("\n", 0, start - 1) + 1 : start - 1].rstrip("\r")
-        if _BLOCK_END.match(prev):
-            return True
-    return False
+            return None  # indented: maybe inside a list item, which may end before the comment does
+    return spans
 
 
 def _mask(body: str, parse_blocks: bool, spans: list[tuple[int, int]] | None = None) -> str:
     """:func:`mask_non_links`, with markdown-it's block parse only when
-    ``parse_blocks``, else blanking the comment block ``spans`` found by a
-    scan."""
-    chars: list[str] | None = None
-    if spans:
-        chars = list(body)
-        for start, end in spans:
-            _blank(body, start, end, chars)
+    ``parse_blocks``, else blanking the block ``spans`` found by a scan."""
     if parse_blocks:
-        chars = list(body)
         line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
+        spans = []
         for tok in _md.parse(body):
             if tok.map is None or tok.type not in ("fence", "code_block", "html_block"):
                 continue
@@ -159,23 +235,20 @@ def _mask(body: str, parse_blocks: bool, spans: list[tuple[int, int]] | None = N
             a, b = tok.map
             start = line_starts[a] if a < len(line_starts) else len(body)
             end = line_starts[b] if b < len(line_starts) else len(body)
-            _blank(body, start, end, chars)
-    text = "".join(chars) if chars is not None else body
+            spans.append((start, end))
+    text = _blank_spans(body, spans) if spans else body
     # Code spans bind tighter than comments: `%%` inside backticks is text.
-    for pattern in (_INLINE_CODE, _HTML_COMMENT, _OBSIDIAN_COMMENT):
-        if pattern is _INLINE_CODE and "`" not in text:
-            continue
-        if pattern is _HTML_COMMENT and "<!--" not in text:
-            continue
-        if pattern is _OBSIDIAN_COMMENT and "%%" not in text:
-            continue
-        matches = list(pattern.finditer(text))
-        if matches:
-            chars = list(text)
-            for m in matches:
-                _blank(text, m.start(), m.end(), chars)
-            text = "".join(chars)
+    if "`" in text:
+        text = _INLINE_CODE.sub(_blank_match, text)
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub(_blank_match, text)
+    if "%%" in text:
+        text = _OBSIDIAN_COMMENT.sub(_blank_match, text)
     return text
+
+
+def _blank_match(m: re.Match) -> str:
+    return _blanked(m.group())
 
 
 def comment_spans(body: str) -> list[tuple[int, int]]:
@@ -242,13 +315,20 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
         masked = mask_non_links(body)
     newlines = _line_index(body)
     found: list[tuple[int, Link]] = []
-    for m in WIKILINK.finditer(masked):
+    wiki_spans: list[tuple[int, int]] = []
+    # Scanned from "[[" (a literal is searched in C) and widened over a "!"
+    # before it: the same matches as WIKILINK, several times faster.
+    for m in _WIKILINK_SCAN.finditer(masked):
+        start, end = m.start(), m.end()
+        embed = start > 0 and masked[start - 1] == "!"
+        if embed:
+            start -= 1
+        wiki_spans.append((start, end))
         # Found in the masked text, read from the original: a label or heading
         # may hold inline code (``[[Functions#hasTag|`hasTag`]]``).
-        target, heading, label = split_inner(body[m.start(2) : m.end(2)])
+        target, heading, label = split_inner(body[m.start(1) : m.end(1)])
         if not target:
             continue
-        start = m.start()
         found.append(
             (
                 start,
@@ -259,20 +339,23 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
                     where="body",
                     label=label,
                     heading=heading,
-                    embed=bool(m.group(1)),
-                    raw=body[m.start() : m.end()],
-                    start=body_start + m.start(),
-                    end=body_start + m.end(),
+                    embed=embed,
+                    raw=body[start:end],
+                    start=body_start + start,
+                    end=body_start + end,
                     style="wikilink",
                 ),
             )
         )
     if "](" in masked:
-        wiki_spans = [(m.start(), m.end()) for m in WIKILINK.finditer(masked)]
-        for m in MDLINK.finditer(masked):
-            if any(a <= m.start() < b for a, b in wiki_spans):
+        for m in _MDLINK_SCAN.finditer(masked):
+            start = m.start()
+            embed = start > 0 and masked[start - 1] == "!"
+            if embed:
+                start -= 1
+            if wiki_spans and any(a <= start < b for a, b in wiki_spans):
                 continue
-            dest = body[m.start(3) : m.end(3)]
+            dest = body[m.start(2) : m.end(2)]
             if dest.startswith("<") and dest.endswith(">"):
                 dest = dest[1:-1]
             if not dest or dest.startswith("#") or dest.startswith("//") or _SCHEME.match(dest):
@@ -286,17 +369,17 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
                 continue
             found.append(
                 (
-                    m.start(),
+                    start,
                     Link(
                         target=target,
                         edge=BODY_EDGE,
-                        line=body_line + bisect_right(newlines, m.start()),
+                        line=body_line + bisect_right(newlines, start),
                         where="body",
-                        label=body[m.start(2) : m.end(2)],
+                        label=body[m.start(1) : m.end(1)],
                         heading=heading,
-                        embed=bool(m.group(1)),
-                        raw=body[m.start() : m.end()],
-                        start=body_start + m.start(),
+                        embed=embed,
+                        raw=body[start : m.end()],
+                        start=body_start + start,
                         end=body_start + m.end(),
                         style="markdown",
                     ),
