@@ -5,6 +5,8 @@ SVG snapshots run on ``tests/tui/snapshot_vault/``, a small vault owned by
 these tests, so that editing the demo vault does not invalidate snapshots.
 Both are copied into ``tmp_path`` and the working directory is moved there,
 so the status bar shows the same relative vault path on every machine.
+The learning panes' tests run on ``learning_config`` (an embedded copy, see
+learning_support.py); ``rules_config`` also fixes the Rules pane's today.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import pytest
 from textual.worker import WorkerCancelled
 
 from brainwork.config import Config, load_config
+
+from learning_support import copy_template, learning_template  # tests/tui is on sys.path (pytest prepend mode)
+from screen_support import screen_text
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_VAULT = REPO / "sample_vault"
@@ -72,3 +77,42 @@ async def _settle(pilot, rounds: int = 50) -> None:
 def settle():
     """``await settle(pilot)``: see :func:`_settle`."""
     return _settle
+
+
+@pytest.fixture
+def learning_config(tmp_path_factory, tmp_path: Path) -> Config:
+    """A copy of sample_vault/ with its store indexed and embedded by the real model."""
+    return copy_template(learning_template(tmp_path_factory), tmp_path)
+
+
+@pytest.fixture
+def rules_config(learning_config: Config, monkeypatch: pytest.MonkeyPatch) -> Config:
+    """``learning_config`` with the Rules pane's today fixed at 2026-11-01
+    (rules age and go stale against it; the sample vault's dates are 2026)."""
+    from brainwork.tui.screens.rules import RulesScreen
+
+    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
+    return learning_config
+
+
+@pytest.fixture
+def open_rename(settle):
+    """``text = await open_rename(pilot)``: the rename dialog of tools/certbot,
+    opened from the neighbourhood of tasks/renew-cert (snapshot vault) with
+    ``r``; returns what the screen shows then."""
+    from brainwork.tui.modals.rename_prompt import RenamePrompt
+    from brainwork.tui.widgets.neighbour_tree import NeighbourTree
+
+    async def open_(pilot) -> str:
+        app = pilot.app
+        await settle(pilot)
+        app.open_page("tasks/renew-cert")
+        await settle(pilot)
+        assert app.screen.query_one(NeighbourTree).select_page("tools/certbot")
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RenamePrompt)
+        return "\n".join(screen_text(app))
+
+    return open_

@@ -8,27 +8,10 @@ from textual.notifications import Notify
 
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.messages import IndexFinished
-from brainwork.tui.modals.rename_prompt import RenamePrompt
-from brainwork.tui.operations import OperationFinished
-from brainwork.tui.widgets.neighbour_tree import NeighbourTree
+
+from screen_support import finished  # tests/tui is on sys.path (pytest prepend mode)
 
 SMALL = (80, 24)
-CERT = "tasks/renew-cert"
-
-
-def _finished(messages: list, label: str) -> list[OperationFinished]:
-    return [m for m in messages if isinstance(m, OperationFinished) and m.label == label]
-
-
-async def _open_rename(pilot, settle, app) -> None:
-    await settle(pilot)
-    app.open_page(CERT)
-    await settle(pilot)
-    assert app.screen.query_one(NeighbourTree).select_page("tools/certbot")
-    await settle(pilot)
-    await pilot.press("r")
-    await settle(pilot)
-    assert isinstance(app.screen, RenamePrompt)
 
 
 def _parse_toasts(messages: list) -> int:
@@ -44,7 +27,7 @@ async def _synced(pilot, settle, messages: list, count: int) -> None:
     await settle(pilot)
 
 
-async def test_parse_error_toast_only_when_a_file_joins_the_broken_set(snapshot_config, settle) -> None:
+async def test_parse_error_toast_only_when_a_file_joins_the_broken_set(snapshot_config, settle, open_rename) -> None:
     vault = snapshot_config.vault
     (vault / "notes/latin1.md").write_bytes(b"---\ntitle: Latin1 page\n---\n\nCaf\xe9 [[tools/certbot]]\n")
     messages: list = []
@@ -52,14 +35,14 @@ async def test_parse_error_toast_only_when_a_file_joins_the_broken_set(snapshot_
     async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
         await _synced(pilot, settle, messages, 1)
         assert _parse_toasts(messages) == 1  # the first sync tells
-        await _open_rename(pilot, settle, app)
+        await open_rename(pilot)
         app.screen.query_one("#prompt-input").value = "ACME certbot"
         await pilot.press("enter")
         await settle(pilot)
-        assert not _finished(messages, "rename")[-1].error
+        assert not finished(messages, "rename")[-1].error
         await pilot.press("u")
         await settle(pilot)
-        assert _finished(messages, "undo")
+        assert finished(messages, "undo")
         assert _parse_toasts(messages) == 1  # the same broken file: no toast after the operations
         (vault / "notes/broken-yaml.md").write_bytes(b"---\ntitle: [unclosed\n---\n\nbody\n")
         synced = sum(isinstance(m, IndexFinished) for m in messages)

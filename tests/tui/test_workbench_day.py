@@ -15,15 +15,14 @@ from brainwork.config import load_config
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.keys import help_sections
 from brainwork.tui.modals.help import HelpScreen
-from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
-from brainwork.tui.operations import OperationFinished
+from brainwork.tui.modals.prompts import ChoicePrompt
 from brainwork.tui.widgets.cells import fit, shown
 from brainwork.tui.widgets.key_footer import KeyFooter
 from brainwork.tui.widgets.neighbour_tree import NeighbourTree
 from brainwork.tui.widgets.page_preview import reading_view
 from brainwork.vault.links import comment_spans
 
-from screen_support import screen_text  # tests/tui is on sys.path (pytest prepend mode)
+from screen_support import finished, screen_text  # tests/tui is on sys.path (pytest prepend mode)
 
 SMALL, LARGE = (80, 24), (160, 50)
 CERT = "tasks/renew-cert"
@@ -225,37 +224,25 @@ def _vault_bytes(vault) -> dict[str, bytes]:
     }
 
 
-def _finished(messages: list, label: str) -> list[OperationFinished]:
-    return [m for m in messages if isinstance(m, OperationFinished) and m.label == label]
-
-
 @pytest.mark.parametrize("size", [SMALL, LARGE])
-async def test_rename_a_neighbour_from_the_graph_pane_then_undo(snapshot_config, settle, size) -> None:
+async def test_rename_a_neighbour_from_the_graph_pane_then_undo(snapshot_config, settle, open_rename, size) -> None:
     messages: list = []
     app = BrainworkApp(snapshot_config)
     before = _vault_bytes(snapshot_config.vault)
     async with app.run_test(size=size, message_hook=messages.append) as pilot:
-        await settle(pilot)
-        app.open_page(CERT)
-        await settle(pilot)
-        tree = app.screen.query_one(NeighbourTree)
-        assert tree.select_page("tools/certbot")
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        assert isinstance(app.screen, TextPrompt)
+        await open_rename(pilot)
         await pilot.press("ctrl+a")  # Input: to the start (then select to the end)
         app.screen.query_one("Input").value = "ACME certbot"
         await pilot.press("enter")
         await settle(pilot)
-        done = _finished(messages, "rename")
+        done = finished(messages, "rename")
         assert done and not done[-1].error, [m.error for m in done]
         text = "\n".join(screen_text(app))
         assert "ACME certbot" in text
         assert _vault_bytes(snapshot_config.vault) != before
         await pilot.press("u")
         await settle(pilot)
-        undone = _finished(messages, "undo")
+        undone = finished(messages, "undo")
         assert undone and not undone[-1].error
         assert _vault_bytes(snapshot_config.vault) == before  # every byte, every file name
         assert "ACME certbot" not in "\n".join(screen_text(app))
@@ -279,7 +266,7 @@ async def test_set_type_from_the_palette_acts_on_the_page_in_view(snapshot_confi
         await pilot.press(*"topic")
         await pilot.press("enter")
         await settle(pilot)
-        done = _finished(messages, "set type")
+        done = finished(messages, "set type")
         assert done and not done[-1].error, [m.error for m in done]
         assert "type: topic" in (snapshot_config.vault / "notes" / "scratch.md").read_text(encoding="utf-8")
 
@@ -304,7 +291,7 @@ async def test_merge_from_the_graph_pane_asks_first(snapshot_config, settle) -> 
         assert isinstance(app.screen, MergeConfirmScreen)
         await pilot.press("escape")  # the default is Cancel: nothing merged
         await settle(pilot)
-        assert not _finished(messages, "merge")
+        assert not finished(messages, "merge")
         assert (snapshot_config.vault / "notes" / "scratch.md").exists()
 
 
@@ -362,7 +349,7 @@ async def test_split_the_centre_page_from_the_tree_then_undo(snapshot_config, se
         await settle(pilot)
         await pilot.press("S")
         await settle(pilot)
-        done = _finished(messages, "split")
+        done = finished(messages, "split")
         assert done and not done[-1].error, [m.error for m in done]
         assert len(_vault_bytes(snapshot_config.vault)) > len(before)
         await pilot.press("u")

@@ -7,15 +7,11 @@ from __future__ import annotations
 
 from brainwork.config import load_config
 from brainwork.tui.app import BrainworkApp
-from brainwork.tui.modals.rename_prompt import RenamePrompt
-from brainwork.tui.operations import OperationFinished
-from brainwork.tui.widgets.neighbour_tree import NeighbourTree
 from brainwork.vault.parse import parse_file
 
-from screen_support import screen_text  # tests/tui is on sys.path (pytest prepend mode)
+from screen_support import finished, screen_text  # tests/tui is on sys.path (pytest prepend mode)
 
 SMALL = (80, 24)
-CERT = "tasks/renew-cert"
 
 
 def _renamed(vault):
@@ -23,61 +19,45 @@ def _renamed(vault):
     return parse_file(vault, "tools/ACME certbot.md")
 
 
-def _finished(messages: list, label: str) -> list[OperationFinished]:
-    return [m for m in messages if isinstance(m, OperationFinished) and m.label == label]
-
-
-async def _open_rename(pilot, settle, app) -> str:
-    await settle(pilot)
-    app.open_page(CERT)
-    await settle(pilot)
-    assert app.screen.query_one(NeighbourTree).select_page("tools/certbot")
-    await settle(pilot)
-    await pilot.press("r")
-    await settle(pilot)
-    assert isinstance(app.screen, RenamePrompt)
-    return "\n".join(screen_text(app))
-
-
-async def test_rename_dialog_writes_an_alias_only_when_its_box_is_ticked(snapshot_config, settle) -> None:
+async def test_rename_dialog_writes_an_alias_only_when_its_box_is_ticked(snapshot_config, settle, open_rename) -> None:
     messages: list = []
     app = BrainworkApp(snapshot_config)
     async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
-        text = await _open_rename(pilot, settle, app)
+        text = await open_rename(pilot)
         assert "stays as an alias" not in text  # no promise the rename does not keep
         assert "Keep the old title as an alias" in text
         app.screen.query_one("#prompt-input").value = "ACME certbot"
         await pilot.press("enter")
         await settle(pilot)
-        done = _finished(messages, "rename")
+        done = finished(messages, "rename")
         assert done and not done[-1].error
         page = _renamed(snapshot_config.vault)
         assert page.title == "ACME certbot" and "certbot" not in page.aliases  # box unticked: no alias
 
         await pilot.press("u")
         await settle(pilot)
-        await _open_rename(pilot, settle, app)
+        await open_rename(pilot)
         app.screen.query_one("#prompt-input").value = "ACME certbot"
         await pilot.press("tab", "space")  # tick the box
         await pilot.press("shift+tab", "enter")
         await settle(pilot)
-        assert not _finished(messages, "rename")[-1].error
+        assert not finished(messages, "rename")[-1].error
         page = _renamed(snapshot_config.vault)
         assert page.title == "ACME certbot" and "certbot" in page.aliases
 
 
-async def test_rename_dialog_box_starts_as_the_vault_setting(snapshot_config, settle) -> None:
+async def test_rename_dialog_box_starts_as_the_vault_setting(snapshot_config, settle, open_rename) -> None:
     (snapshot_config.vault / "brainwork.toml").write_text("[rename]\nkeep_alias = true\n", encoding="utf-8")
     config = load_config(snapshot_config.vault)
     messages: list = []
     app = BrainworkApp(config)
     async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
-        await _open_rename(pilot, settle, app)
+        await open_rename(pilot)
         assert app.screen.query_one("#rename-keep-alias").value is True
         app.screen.query_one("#prompt-input").value = "ACME certbot"
         await pilot.press("enter")
         await settle(pilot)
-        assert not _finished(messages, "rename")[-1].error
+        assert not finished(messages, "rename")[-1].error
         assert "certbot" in _renamed(config.vault).aliases
 
 
@@ -97,12 +77,12 @@ async def test_fixing_the_last_finding_of_a_filtered_list_keeps_the_keys_on_the_
         await settle(pilot)
         await pilot.press("enter")  # the suggested type
         await settle(pilot)
-        assert _finished(messages, "set type") and page.read_bytes() != original
+        assert finished(messages, "set type") and page.read_bytes() != original
         lines = screen_text(app)
         assert lines[-1].startswith(" q Quit  ? Help")  # the keys of the pane, not of a text box
         await pilot.press("u")
         await settle(pilot)
-        undone = _finished(messages, "undo")
+        undone = finished(messages, "undo")
         assert undone and not undone[-1].error
         assert page.read_bytes() == original
         assert "“u”" not in "\n".join(screen_text(app))  # not typed into the filter
@@ -110,13 +90,12 @@ async def test_fixing_the_last_finding_of_a_filtered_list_keeps_the_keys_on_the_
 
 async def test_undo_log_cuts_long_kinds_and_summaries_with_an_ellipsis(sample_config, settle) -> None:
     from brainwork.ops import fixes
-    from brainwork.tui.operations import run_operation
 
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         page = "topics/on-call-handover"
-        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, page, "topic"))
+        app.operations.run("set type", lambda c, s: fixes.set_type(c, s, page, "topic"))
         await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
