@@ -65,7 +65,7 @@ async def _wait(pilot, condition, deadline: float = 60.0) -> None:
 async def _session(vault: Path, runs: int, inbox: bool, burst: bool, rename_page: str | None) -> dict:
     from brainwork.config import load_config
     from brainwork.ops.rename import rename
-    from brainwork.tui import live_sync, operations
+    from brainwork.tui import live_sync
     from brainwork.tui.app import BrainworkApp
     from brainwork.tui.messages import IndexFinished, VaultLoaded
     from brainwork.tui.screens.inbox import InboxLoaded
@@ -118,8 +118,8 @@ async def _session(vault: Path, runs: int, inbox: bool, burst: bool, rename_page
             )
         if rename_page:
             t0 = time.monotonic()
-            worker = operations.run_operation(
-                app, "rename", lambda c, s: rename(c, s, rename_page, new_title="Renamed by the live-sync bench")
+            worker = app.operations.run(
+                "rename", lambda c, s: rename(c, s, rename_page, new_title="Renamed by the live-sync bench")
             )
             await _wait(pilot, lambda: worker.is_finished)
             await _wait(pilot, lambda: any(

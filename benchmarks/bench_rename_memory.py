@@ -11,7 +11,7 @@ exclusive hold, re-read what the workbench re-reads after an operation
 (``ops.changeset.undo``), re-read again; after each operation the store is
 recycled when memory grew by more than 32 MB since it was opened
 (``StoreHandle.recycle_if_grown``: closed, reopened, freed memory returned),
-as the workbench's ``tui.operations.run_operation`` does (``--no-recycle``
+as the workbench's ``tui.operations.OperationRunner.run`` does (``--no-recycle``
 shows the growth without it). After each cycle it records:
 
 - the process's resident set (``/proc/self/statm``, now, not the high-water
@@ -96,7 +96,7 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
             c0, w0 = time.process_time(), time.perf_counter()
             with handle.exclusive() as store:
                 rename(config, store, "Bench Target", "Renamed Target")
-            if recycle:  # as the workbench's run_operation does after every operation
+            if recycle:  # as the workbench's OperationRunner.run does after every operation
                 recycled += handle.recycle_if_grown()
             reread()
             with handle.exclusive() as store:

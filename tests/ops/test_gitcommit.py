@@ -393,7 +393,6 @@ async def test_the_workbench_shows_a_git_warning(make_vault):
     is done, and the warning is a notification."""
     import asyncio
 
-    from brainwork.tui import operations
     from brainwork.tui.app import BrainworkApp
 
     vault = git_vault(make_vault)
@@ -404,7 +403,7 @@ async def test_the_workbench_shows_a_git_warning(make_vault):
             if app.store.is_open and app.indexed:
                 break
             await pilot.pause(0.1)
-        operations.run_operation(app, "rename", lambda config, store: rename(config, store, "Old Note", "New Name"))
+        app.operations.run("rename", lambda config, store: rename(config, store, "Old Note", "New Name"))
 
         def said() -> list[str]:
             return [n.message for n in app._notifications if n.title == "git"]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from brainwork.ops.rename import rename
-from brainwork.tui import live_sync, operations
+from brainwork.tui import live_sync
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.messages import IndexFinished, VaultLoaded
 from brainwork.tui.screens.findings import FindingsScreen
@@ -228,8 +228,8 @@ async def test_the_workbenchs_own_operation_is_not_reported_or_reloaded(sample_c
         await open_with_watcher(pilot, settle)
         app.clear_notifications()
         start = len(messages)
-        worker = operations.run_operation(
-            app, "rename", lambda config, store: rename(config, store, "tools/certbot", new_title="Certbot CLI")
+        worker = app.operations.run(
+            "rename", lambda config, store: rename(config, store, "tools/certbot", new_title="Certbot CLI")
         )
         assert worker is not None
         await until(pilot, lambda: worker.is_finished, "the rename")

@@ -7,7 +7,6 @@ from datetime import datetime, timedelta, timezone
 
 from brainwork.ops import fixes
 from brainwork.tui.app import BrainworkApp
-from brainwork.tui.operations import run_operation
 from brainwork.tui.screens.undo_log import UndoLogScreen, UndoTable, format_time
 
 from findings_support import findings_vault_config, move_to, snap_app  # tests/tui is on sys.path
@@ -37,7 +36,7 @@ async def test_an_operation_shows_in_the_log_and_undo_redo_work(sample_config, s
         assert isinstance(screen, UndoLogScreen)
         assert "No operations yet" in plain(screen.query_one("#undo-empty"))
 
-        run_operation(app, "set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
+        app.operations.run("set type", lambda c, s: fixes.set_type(c, s, UNTYPED, "topic"))
         await settle(pilot)
         assert b"type: topic" in path.read_bytes()
         table = screen.query_one(UndoTable)

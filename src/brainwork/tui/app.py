@@ -1,24 +1,14 @@
 """The workbench: ``brainwork open`` runs :class:`BrainworkApp`.
 
-The app is a frame: it owns the store (:class:`StoreHandle`, opened once),
-app-wide state (page list, counts, background work, theme) and the panes
-(:mod:`brainwork.tui.panes`, one Textual mode each). Panes live in
-``tui/screens/``, widgets in ``tui/widgets/``, modals in ``tui/modals/``,
-palette commands in :mod:`brainwork.tui.commands`, themes in
-:mod:`brainwork.tui.themes`.
-
-Start-up: themes are registered, the first pane is shown, then a worker
-opens the store; once open, the stored page list is read and shown (fast
-first paint on an indexed vault), then another worker syncs the vault with
-progress in the status bar and the list is re-read if anything changed.
-From then on the vault is watched on disk and synced again after each burst
-of changes (:mod:`brainwork.tui.live_sync`). The UI answers keys throughout.
-
-Worker failures — of the app's workers and of every pane's (see
-:class:`~brainwork.tui.screens.base.PaneScreen`) — are reported in one
-place, :meth:`BrainworkApp.on_worker_state_changed`: a busy store or another
-:class:`~brainwork.errors.UserError` becomes one clear notification, a bug a
-notification plus a traceback in the Textual log; the app keeps running.
+The app is the frame and the only composition root: it owns the store
+(:class:`StoreHandle`, opened once, in a worker), app-wide state (page
+list, counts, background work, theme), the controllers (``operations``,
+``learning``) and the panes (:mod:`brainwork.tui.panes`, one Textual mode
+each). No module of ``brainwork.tui`` imports this one: they see the app as
+:class:`~brainwork.tui.workbench.Workbench`. Worker failures, the app's
+and every pane's, are reported in one place,
+:meth:`BrainworkApp.on_worker_state_changed`; the app keeps running.
+Start-up order: docs/architecture.md ("The workbench").
 """
 
 from __future__ import annotations
@@ -46,15 +36,19 @@ from brainwork.index.watch import VaultWatcher
 from brainwork.store import graph
 from brainwork.store.graph import GraphCounts, PageRow
 from brainwork.tui.commands import AppCommands, PageCommands
-from brainwork.tui import learning, live_sync, operations
+from brainwork.tui import live_sync
+from brainwork.tui.learning import EmbedderLoaded, LearningController
 from brainwork.tui.messages import IndexFinished, IndexProgressed, StoreOpened, VaultLoaded
 from brainwork.tui.modals.help import HelpScreen
 from brainwork.tui.modals.parse_errors import ParseErrorsScreen
-from brainwork.tui.panes import PANES, Pane
+from brainwork.tui.operations import GROUP as OPERATION_GROUP
+from brainwork.tui.operations import OperationFinished, OperationRunner, UndoState, UndoStateRead
+from brainwork.tui.panes import PANES
 from brainwork.service.handle import StoreHandle, StoreUnavailable
 from brainwork.service.freshness import Freshness
 from brainwork.service.owner import OwnerServer, Reply
 from brainwork.tui.themes import DEFAULT_THEME, load_themes, theme_folders
+from brainwork.tui.workbench import Pane
 
 #: Seconds the workbench waits for ``brainwork serve`` to close the store
 #: it agreed to hand over (it finishes the requests it is answering first).
@@ -101,7 +95,7 @@ class BrainworkApp(App[None]):
     #: Why the store cannot be used ("" when it can).
     store_error: reactive[str] = reactive("", init=False)
     #: The embedding model for the status bar: None (not loaded), or
-    #: ``(text, lexical)`` — see :mod:`brainwork.tui.learning`.
+    #: ``(text, lexical)`` — set by :attr:`learning`.
     embedder: reactive[tuple[str, bool] | None] = reactive(None, init=False)
 
     def __init__(self, config: Config, *, index_on_start: bool = True, panes: tuple[Pane, ...] = PANES,
@@ -135,10 +129,14 @@ class BrainworkApp(App[None]):
         self.page_search: PageSearch | None = None
         #: Published after pages and counts were re-read.
         self.vault_changed: Signal[None] = Signal(self, "vault-changed")
-        #: What ``u``/``U`` would do (see :mod:`brainwork.tui.operations`).
+        #: What ``u``/``U`` would do (set by :attr:`operations`).
         self.undo_available = False
         self.redo_available = False
-        self.undo_state = operations.UndoState()
+        self.undo_state = UndoState()
+        #: Runs every vault operation, one at a time (:mod:`brainwork.tui.operations`).
+        self.operations = OperationRunner(self)
+        #: The embedding model and consolidation (:mod:`brainwork.tui.learning`).
+        self.learning = LearningController(self, self.operations)
         #: The graph pane's page-list width in percent once set with
         #: ``<``/``>`` (kept for the session); None: the default (see
         #: :data:`brainwork.tui.screens.graph.LIST_SHARE`).
@@ -293,7 +291,7 @@ class BrainworkApp(App[None]):
     def on_store_opened(self, _: StoreOpened) -> None:
         self.store_error = ""
         self.load_vault()
-        operations.read_undo_state_later(self)
+        self.operations.read_undo_state_later()
         self._serve_others()
         live_sync.start(self)
 
@@ -331,7 +329,7 @@ class BrainworkApp(App[None]):
 
     def _after_served_change(self) -> None:
         self.load_vault()
-        operations.read_undo_state_later(self)
+        self.operations.read_undo_state_later()
 
     # -- indexing ---------------------------------------------------------------
     def action_reindex(self, quiet: bool = False, live: bool = False) -> None:
@@ -376,7 +374,7 @@ class BrainworkApp(App[None]):
 
         with self.store.exclusive() as store:
             if adopt_created(self.config, store):
-                self.call_from_thread(operations.read_undo_state_later, self)
+                self.call_from_thread(self.operations.read_undo_state_later)
         if not worker.is_cancelled:
             message = IndexFinished(report)
             message.quiet = quiet  # type: ignore[attr-defined]
@@ -400,7 +398,7 @@ class BrainworkApp(App[None]):
             self.load_vault()
         if not self._warmed:
             self._warmed = True
-            learning.warm_up(self)
+            self.learning.warm_up()
         if getattr(message, "live", False):
             live_sync.sync_finished(self, report)
         if not getattr(message, "quiet", False):
@@ -476,7 +474,7 @@ class BrainworkApp(App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place worker failures are reported (panes forward theirs)."""
         worker = event.worker
-        if worker.group in ("index", operations.GROUP) and worker.is_finished:
+        if worker.group in ("index", OPERATION_GROUP) and worker.is_finished:
             live_sync.work_finished(self)
         if event.state != WorkerState.ERROR:
             return
@@ -526,19 +524,19 @@ class BrainworkApp(App[None]):
         self.search_themes()
 
     def action_undo(self) -> None:
-        operations.undo(self)
+        self.operations.undo()
 
     def action_redo(self) -> None:
-        operations.redo(self)
+        self.operations.redo()
 
-    def on_operation_finished(self, message: operations.OperationFinished) -> None:
-        operations.operation_finished(self, message)
+    def on_operation_finished(self, message: OperationFinished) -> None:
+        self.operations.finished(message)
 
-    def on_undo_state_read(self, message: operations.UndoStateRead) -> None:
-        operations.set_undo_state(self, message.state)
+    def on_undo_state_read(self, message: UndoStateRead) -> None:
+        self.operations.set_undo_state(message.state)
 
-    def on_embedder_loaded(self, message: learning.EmbedderLoaded) -> None:
-        learning.embedder_loaded(self, message)
+    def on_embedder_loaded(self, message: EmbedderLoaded) -> None:
+        self.learning.embedder_loaded(message)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_pane" and isinstance(self.screen, ModalScreen):

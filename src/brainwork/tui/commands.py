@@ -4,7 +4,7 @@ Titles are namespaced: ``page: …`` (any page, fuzzy over title, aliases
 and id with :class:`brainwork.analysis.search.PageSearch`; and the page
 operations ``page: rename``, ``page: set type``, ``page: merge into…``,
 ``page: split``, ``page: open in editor`` on the page in view, see
-:meth:`BrainworkApp.current_page`), ``pane: …``,
+:meth:`~brainwork.tui.app.BrainworkApp.current_page`), ``pane: …``,
 ``theme: …``, ``filter: …``, ``graph: …``, ``index: …``, ``learn: …``, ``app: …``.
 Typing a namespace (``theme:``) narrows the list to it.
 """
@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from brainwork.tui import learning
 from brainwork.tui.widgets.cells import shown
-
-if TYPE_CHECKING:
-    from brainwork.tui.app import BrainworkApp
+from brainwork.tui.workbench import Workbench
 
 #: Page hits shown per query.
 PAGE_HITS = 20
@@ -51,7 +48,7 @@ class PageCommands(Provider):
     """``page: <title>`` for every page; choosing one opens it in the graph pane."""
 
     async def search(self, query: str) -> Hits:
-        app: BrainworkApp = self.app  # type: ignore[assignment]
+        app: Workbench = self.app  # type: ignore[assignment]
         namespace, text = split_namespace(query)
         if namespace not in (None, "page") or app.page_search is None or not text.strip():
             return
@@ -77,7 +74,7 @@ class AppCommands(Provider):
 
     def _commands(self) -> Iterator[tuple[str, str, Callable[[], object], bool]]:
         """(title, help, callback, shown before typing)."""
-        app: BrainworkApp = self.app  # type: ignore[assignment]
+        app: Workbench = self.app  # type: ignore[assignment]
         for pane in app.panes:
             yield f"pane: {pane.title}", f"Show the {pane.title} pane (key {pane.key})", partial(
                 app.switch_pane, pane.id
@@ -89,8 +86,8 @@ class AppCommands(Provider):
         ), True
         yield "index: re-index", "Sync the vault into the store now (ctrl+r)", app.action_reindex, True
         yield "index: parse errors", "List the files that could not be read", app.action_parse_errors, True
-        yield "learn: consolidate", "Cluster open corrections into candidate rules (c in Inbox/Rules)", partial(
-            learning.consolidate_command, app
+        yield "learn: consolidate", "Cluster open corrections into candidate rules (c in Inbox/Rules)", (
+            app.learning.consolidate_command
         ), True
         yield "app: help", "Every key binding of the app and this pane (?)", app.action_help, True
         yield "app: quit", "Leave the workbench (q)", app.exit, True

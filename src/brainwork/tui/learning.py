@@ -1,44 +1,26 @@
-"""The learning loop in the workbench: the embedding model and consolidation.
+"""The workbench's learning controller: the embedding model and consolidation.
 
-**The model** (:func:`ensure_embedder`). all-MiniLM-L6-v2 takes ~4 s to load
-(torch import), so it is loaded in a thread worker (group ``embedder``),
-started when a learning pane (Inbox, Rules) is first shown, never at
-start-up and never on the UI thread. While it loads the status bar says
-``loading embedding model…``; when the lexical fallback serves instead
-(:class:`brainwork.learn.embed.LexicalEmbedder`), the status bar says so in
-the warning colour and a notification gives the reason. The worker posts
-:class:`EmbedderLoaded` to the app, whose handler calls
-:func:`embedder_loaded` (sets ``app.embedder``, which the status bar
-watches, and runs whatever waited for the model).
-
-**Consolidation** (:func:`consolidate`, key ``c`` on the learning panes and
-``learn: consolidate`` in the palette). The model is made ready first
-(outside any store claim, so the other panes keep reading), then
-:func:`brainwork.learn.consolidate.consolidate` runs as a vault operation
-(:func:`brainwork.tui.operations.run_operation`: one at a time, after a
-running index sync, the store held exclusively because it embeds, writes
-candidate pages and records the pass) with its progress in the status bar
-(``consolidate…`` with a bar: embedded texts, then clusters drafted) and
-its phase posted to the learning panes (:class:`ConsolidationProgressed`).
-It is undoable like every operation (``u``); when it is done the app
-re-reads the vault, which refreshes both panes.
+Invariants: the model (~4 s to load: the torch import) loads only in a
+thread worker (group ``embedder``), when a learning pane is first shown or
+consolidation asks for it, never at start-up nor on the UI thread; it
+loads outside any store claim, so the other panes keep reading.
+Consolidation is an ordinary vault operation (one at a time, undoable).
+The walkthrough is in docs/architecture.md ("The workbench").
 """
 
 from __future__ import annotations
 
 import time
-import weakref
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from textual.message import Message
+from textual.screen import Screen
 
 from brainwork.config import Config
 from brainwork.store import Store
-from brainwork.tui import operations
+from brainwork.tui.operations import GROUP, OperationHost, OperationRunner
 
 if TYPE_CHECKING:
-    from brainwork.tui.app import BrainworkApp
     from brainwork.learn.embed import Embedder
 
 #: Ids of the learning panes (they hear of consolidation progress).
@@ -47,6 +29,10 @@ LEARNING_PANES = ("inbox", "rules")
 LOADING = "loading embedding model…"
 #: Progress messages are coalesced to at most one per this many seconds.
 PROGRESS_INTERVAL = 0.1
+#: Pages encoded between two writes of the warm-up (one exclusive hold of
+#: the store each, ~0.1 s; the encoding itself, ~5 s CPU for 128 pages,
+#: holds nothing).
+WARM_CHUNK = 128
 
 
 class EmbedderLoaded(Message):
@@ -64,7 +50,7 @@ class EmbedderLoaded(Message):
 class ConsolidationProgressed(Message):
     """Consolidation advanced (posted to the learning panes): ``done`` of
     ``total`` in ``phase`` (``embedding``, ``clustering``, ``drafting``,
-    ``writing``)."""
+    ``writing``; ``""`` when it ended)."""
 
     def __init__(self, done: int, total: int, phase: str):
         super().__init__()
@@ -73,23 +59,21 @@ class ConsolidationProgressed(Message):
         self.phase = phase
 
 
-@dataclass
-class _AppState:
-    waiting: list[Callable[[], None]] = field(default_factory=list)
-    notified: bool = False
+class LearningHost(OperationHost, Protocol):
+    """What the learning controller uses of the app beyond the runner's
+    needs: the status bar's ``embedder`` (None, or ``(text, lexical)``)
+    and the panes."""
+
+    embedder: tuple[str, bool] | None
+
+    @property
+    def current_mode(self) -> str: ...
+
+    def pane_screen(self, pane_id: str) -> Screen | None: ...
+
+    def switch_pane(self, pane_id: str) -> None: ...
 
 
-_STATE: "weakref.WeakKeyDictionary[BrainworkApp, _AppState]" = weakref.WeakKeyDictionary()
-
-
-def _state(app: "BrainworkApp") -> _AppState:
-    state = _STATE.get(app)
-    if state is None:
-        state = _STATE[app] = _AppState()
-    return state
-
-
-# -- the model ---------------------------------------------------------------------
 def loaded_embedder(config: Config) -> "Embedder | None":
     """:func:`brainwork.learn.embed.loaded_embedder`, imported when first
     needed: the embedding module brings numpy, which the first paint does
@@ -99,71 +83,8 @@ def loaded_embedder(config: Config) -> "Embedder | None":
     return loaded(config)
 
 
-def load_embedder(app: "BrainworkApp") -> Embedder:
-    """Get the embedder (loading it on this worker thread if needed) and tell
-    the app. Call from a thread worker only."""
-    from brainwork.learn.embed import get_embedder
-
-    already = loaded_embedder(app.config)
-    emb = already or get_embedder(app.config)
-    if already is None or app.embedder is None or app.embedder[0] == LOADING:
-        app.post_message(EmbedderLoaded(emb.status, emb.lexical, emb.reason))
-    return emb
-
-
-def ensure_embedder(app: "BrainworkApp", then: Callable[[], None] | None = None) -> None:
-    """Make the embedder ready without blocking: if it is loaded, run ``then``
-    now; else start the ``embedder`` worker (once) and run ``then`` on the UI
-    thread when it is ready."""
-    emb = loaded_embedder(app.config)
-    if emb is not None:
-        if app.embedder is None or app.embedder[0] == LOADING:
-            _set_status(app, emb.status, emb.lexical, emb.reason)
-        if then is not None:
-            then()
-        return
-    if then is not None:
-        _state(app).waiting.append(then)
-    if any(w.group == "embedder" and not w.is_finished for w in app.workers):
-        return
-    app.embedder = (LOADING, False)
-    app.run_worker(
-        lambda: load_embedder(app), name="load embedding model", group="embedder", thread=True, exit_on_error=False
-    )
-
-
-def embedder_loaded(app: "BrainworkApp", message: EmbedderLoaded) -> None:
-    """The app's answer to :class:`EmbedderLoaded`."""
-    _set_status(app, message.status, message.lexical, message.reason)
-    waiting, _state(app).waiting = _state(app).waiting, []
-    for fn in waiting:
-        fn()
-
-
-def _set_status(app: "BrainworkApp", status: str, lexical: bool, reason: str | None) -> None:
-    app.embedder = (status, lexical)
-    state = _state(app)
-    if lexical and not state.notified:
-        state.notified = True
-        app.notify(
-            f"The embedding model is not in use: {reason or 'lexical embeddings were asked for'}. "
-            "Similarities (clusters, rule effects, recall) come from word overlap instead of meaning.",
-            title="Lexical embeddings",
-            severity="warning",
-            timeout=20,
-        )
-
-
-# -- consolidation -------------------------------------------------------------------
-def is_consolidating(app: "BrainworkApp") -> bool:
-    """True while a consolidation waits for the model or runs."""
-    return any(w.group == operations.GROUP and w.name == "consolidate" and not w.is_finished for w in app.workers) or (
-        _state(app).waiting and any(getattr(fn, "consolidation", False) for fn in _state(app).waiting)
-    )
-
-
-def describe_report(report) -> str:
-    """One line for the notification after a pass."""
+def describe_report(report: Any) -> str:
+    """One line for the notification after a consolidation pass."""
     n = len(report.clusters)
     made = report.candidates_created
     text = (
@@ -175,68 +96,181 @@ def describe_report(report) -> str:
     return text + (".  (u undoes)" if report.operation is not None else ".")
 
 
-def consolidate(app: "BrainworkApp") -> None:
-    """Run a consolidation pass (see the module doc); a second request while
-    one runs is refused with a notification."""
-    if is_consolidating(app) or operations.is_running(app):
-        app.notify("A consolidation or another operation is still running.", title="Consolidate", severity="warning")
-        return
-    if not app.store.is_open:
-        app.notify("The store is not open yet.", title="Consolidate", severity="warning")
-        return
+class LearningController:
+    """The embedding model and consolidation of one app (``app.learning``)."""
 
-    def start() -> None:
-        _run_consolidation(app)
+    def __init__(self, app: LearningHost, operations: OperationRunner) -> None:
+        self.app = app
+        self.operations = operations
+        #: Run on the UI thread once the model is ready.
+        self._waiting: list[Callable[[], None]] = []
+        #: The lexical fallback was announced (once per session).
+        self._notified = False
 
-    start.consolidation = True  # type: ignore[attr-defined]
-    for pane_id in LEARNING_PANES:
-        screen = app.pane_screen(pane_id)
-        if screen is not None:
-            screen.post_message(ConsolidationProgressed(0, 0, "loading the model" if loaded_embedder(app.config) is None else "starting"))
-    ensure_embedder(app, then=start)
+    # -- the model -----------------------------------------------------------------
+    def load_embedder(self) -> "Embedder":
+        """Get the embedder (loading it on this worker thread if needed) and tell
+        the app. Call from a thread worker only."""
+        from brainwork.learn.embed import get_embedder
 
+        app = self.app
+        already = loaded_embedder(app.config)
+        emb = already or get_embedder(app.config)
+        if already is None or app.embedder is None or app.embedder[0] == LOADING:
+            app.post_message(EmbedderLoaded(emb.status, emb.lexical, emb.reason))
+        return emb
 
-def _run_consolidation(app: "BrainworkApp") -> None:
-    from brainwork.learn.consolidate import consolidate as run_pass
+    def ensure_embedder(self, then: Callable[[], None] | None = None) -> None:
+        """Make the embedder ready without blocking: if it is loaded, run ``then``
+        now; else start the ``embedder`` worker (once) and run ``then`` on the UI
+        thread when it is ready."""
+        app = self.app
+        emb = loaded_embedder(app.config)
+        if emb is not None:
+            if app.embedder is None or app.embedder[0] == LOADING:
+                self._set_status(emb.status, emb.lexical, emb.reason)
+            if then is not None:
+                then()
+            return
+        if then is not None:
+            self._waiting.append(then)
+        if any(w.group == "embedder" and not w.is_finished for w in app.workers):
+            return
+        app.embedder = (LOADING, False)
+        app.run_worker(self.load_embedder, name="load embedding model", group="embedder", thread=True,
+                       exit_on_error=False)
 
-    def fn(config: Config, store: Store):
-        last = [0.0]
+    def embedder_loaded(self, message: EmbedderLoaded) -> None:
+        """The app's answer to :class:`EmbedderLoaded`: show the model in the
+        status bar and run whatever waited for it."""
+        self._set_status(message.status, message.lexical, message.reason)
+        waiting, self._waiting = self._waiting, []
+        for fn in waiting:
+            fn()
 
-        def progress(done: int, total: int, phase: str) -> None:
-            now = time.monotonic()
-            if now - last[0] < PROGRESS_INTERVAL and done != total:
-                return
-            last[0] = now
-            # Synchronous, so it cannot land after the operation's end clears the bar.
-            app.call_from_thread(setattr, app, "background", ("consolidate…", done, total))
-            for pane_id in LEARNING_PANES:
-                screen = app.pane_screen(pane_id)
-                if screen is not None:
-                    screen.post_message(ConsolidationProgressed(done, total, phase))
+    def _set_status(self, status: str, lexical: bool, reason: str | None) -> None:
+        self.app.embedder = (status, lexical)
+        if lexical and not self._notified:
+            self._notified = True
+            self.app.notify(
+                f"The embedding model is not in use: {reason or 'lexical embeddings were asked for'}. "
+                "Similarities (clusters, rule effects, recall) come from word overlap instead of meaning.",
+                title="Lexical embeddings",
+                severity="warning",
+                timeout=20,
+            )
 
-        try:
-            return run_pass(config, store, progress=progress)
-        finally:
-            # Posted before the operation's end: the panes drop their phase line.
-            for pane_id in LEARNING_PANES:
-                screen = app.pane_screen(pane_id)
-                if screen is not None:
-                    screen.post_message(ConsolidationProgressed(0, 0, ""))
+    # -- consolidation -------------------------------------------------------------
+    def is_consolidating(self) -> bool:
+        """True while a consolidation waits for the model or runs."""
+        return any(
+            w.group == GROUP and w.name == "consolidate" and not w.is_finished for w in self.app.workers
+        ) or any(getattr(fn, "consolidation", False) for fn in self._waiting)
 
-    worker = operations.run_operation(app, "consolidate", fn, message=describe_report)
-    if worker is None:
+    def _tell_panes(self, done: int, total: int, phase: str) -> None:
         for pane_id in LEARNING_PANES:
-            screen = app.pane_screen(pane_id)
+            screen = self.app.pane_screen(pane_id)
             if screen is not None:
-                screen.post_message(ConsolidationProgressed(0, 0, ""))
+                screen.post_message(ConsolidationProgressed(done, total, phase))
 
+    def consolidate(self) -> None:
+        """Run a consolidation pass (key ``c`` on the learning panes): the model
+        is made ready first, then the pass runs as a vault operation; a second
+        request while one runs is refused with a notification."""
+        app = self.app
+        if self.is_consolidating() or self.operations.is_running():
+            app.notify("A consolidation or another operation is still running.", title="Consolidate",
+                       severity="warning")
+            return
+        if not app.store.is_open:
+            app.notify("The store is not open yet.", title="Consolidate", severity="warning")
+            return
 
-def consolidate_command(app: "BrainworkApp") -> None:
-    """The palette's ``learn: consolidate``: shows the Rules pane unless a
-    learning pane is showing, then consolidates."""
-    if app.current_mode not in LEARNING_PANES:
-        app.switch_pane("rules")
-    consolidate(app)
+        def start() -> None:
+            self._run_consolidation()
+
+        start.consolidation = True  # type: ignore[attr-defined]
+        self._tell_panes(0, 0, "loading the model" if loaded_embedder(app.config) is None else "starting")
+        self.ensure_embedder(then=start)
+
+    def _run_consolidation(self) -> None:
+        from brainwork.learn.consolidate import consolidate as run_pass
+
+        app = self.app
+
+        def fn(config: Config, store: Store):
+            last = [0.0]
+
+            def progress(done: int, total: int, phase: str) -> None:
+                now = time.monotonic()
+                if now - last[0] < PROGRESS_INTERVAL and done != total:
+                    return
+                last[0] = now
+                # Synchronous, so it cannot land after the operation's end clears the bar.
+                app.call_from_thread(setattr, app, "background", ("consolidate…", done, total))
+                self._tell_panes(done, total, phase)
+
+            try:
+                return run_pass(config, store, progress=progress)
+            finally:
+                # Posted before the operation's end: the panes drop their phase line.
+                self._tell_panes(0, 0, "")
+
+        if self.operations.run("consolidate", fn, message=describe_report) is None:
+            self._tell_panes(0, 0, "")
+
+    def consolidate_command(self) -> None:
+        """The palette's ``learn: consolidate``: shows the Rules pane unless a
+        learning pane is showing, then consolidates."""
+        if self.app.current_mode not in LEARNING_PANES:
+            self.app.switch_pane("rules")
+        self.consolidate()
+
+    # -- warm-up -------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """After the first sync: load the model and embed the pages whose text
+        changed, in a worker, so that agents' recall through the workbench
+        answers at once (the workbench is the store's owner while it is open).
+
+        The pages to embed are read once (a shared hold of the store); each
+        chunk of :data:`WARM_CHUNK` is encoded holding nothing (ONNX Runtime
+        releases the GIL and uses one core, so the UI keeps the other) and then
+        written under an exclusive hold. The status bar shows pages done of
+        pages to embed and the time left at the rate so far."""
+        app = self.app
+
+        def work() -> None:
+            from brainwork.learn import embed
+            from brainwork.store import vectors as vstore
+
+            emb = self.load_embedder()
+            if emb.lexical:
+                return
+            with app.store.use() as store:
+                plan = embed.plan_embedding(app.config, store, emb)
+            total = len(plan.todo)
+            if not total:
+                if plan.gone or plan.pages:
+                    with app.store.exclusive() as store:
+                        embed.finish_plan(store, plan)
+                return
+            app.call_from_thread(setattr, app, "background", ("embedding", 0, total))
+            t0 = time.monotonic()
+            gone = plan.gone
+            for start in range(0, total, WARM_CHUNK):
+                rows = embed.encode_chunk(emb, plan, plan.todo[start : start + WARM_CHUNK])
+                with app.store.exclusive() as store:
+                    vstore.write_vectors(store, rows, gone, model=emb.name)
+                gone = []
+                done = start + len(rows)
+                left = embed.format_left(embed.time_left(done, total, time.monotonic() - t0))
+                label = f"embedding · {left}" if left and done < total else "embedding"
+                app.call_from_thread(setattr, app, "background", (label, done, total))
+            with app.store.exclusive() as store:
+                vstore.ensure_index(store, app.config.thresholds.vector_index_min_rows)
+            app.call_from_thread(setattr, app, "background", None)
+
+        app.run_worker(work, name="warm up", group="warm-up", thread=True, exclusive=True, exit_on_error=False)
 
 
 class ReloadWhenShown:
@@ -277,62 +311,10 @@ class ConsolidationPhase:
 
     def _background_changed(self, background: tuple[str, int, int] | None) -> None:
         # The operation ended without a last progress message (error, cancel).
-        if self._phase and not is_consolidating(self.app) and (background is None or background[0] != "consolidate…"):
+        if (self._phase and not self.app.learning.is_consolidating()
+                and (background is None or background[0] != "consolidate…")):
             self._phase = ""
             self._phase_changed()
 
     def _phase_changed(self) -> None:  # pragma: no cover - every pane overrides it
         raise NotImplementedError
-
-
-#: Pages encoded between two writes of the warm-up (one exclusive hold of
-#: the store each, ~0.1 s; the encoding itself, ~5 s CPU for 128 pages,
-#: holds nothing).
-WARM_CHUNK = 128
-
-
-def warm_up(app: "BrainworkApp") -> None:
-    """After the first sync: load the model and embed the pages whose text
-    changed, in a worker, so that agents' recall through the workbench
-    answers at once (the workbench is the store's owner while it is open).
-
-    The pages to embed are read once (a shared hold of the store); each
-    chunk of :data:`WARM_CHUNK` is encoded holding nothing (ONNX Runtime
-    releases the GIL and uses one core, so the UI keeps the other) and then
-    written under an exclusive hold. The status bar shows pages done of
-    pages to embed and the time left at the rate so far."""
-
-    def work() -> None:
-        import time
-
-        from brainwork.learn import embed
-        from brainwork.store import vectors as vstore
-
-        emb = load_embedder(app)
-        if emb.lexical:
-            return
-        with app.store.use() as store:
-            plan = embed.plan_embedding(app.config, store, emb)
-        total = len(plan.todo)
-        if not total:
-            if plan.gone or plan.pages:
-                with app.store.exclusive() as store:
-                    embed.finish_plan(store, plan)
-            return
-        app.call_from_thread(setattr, app, "background", ("embedding", 0, total))
-        t0 = time.monotonic()
-        gone = plan.gone
-        for start in range(0, total, WARM_CHUNK):
-            rows = embed.encode_chunk(emb, plan, plan.todo[start : start + WARM_CHUNK])
-            with app.store.exclusive() as store:
-                vstore.write_vectors(store, rows, gone, model=emb.name)
-            gone = []
-            done = start + len(rows)
-            left = embed.format_left(embed.time_left(done, total, time.monotonic() - t0))
-            label = f"embedding · {left}" if left and done < total else "embedding"
-            app.call_from_thread(setattr, app, "background", (label, done, total))
-        with app.store.exclusive() as store:
-            vstore.ensure_index(store, app.config.thresholds.vector_index_min_rows)
-        app.call_from_thread(setattr, app, "background", None)
-
-    app.run_worker(work, name="warm up", group="warm-up", thread=True, exclusive=True, exit_on_error=False)

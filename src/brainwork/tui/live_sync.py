@@ -1,45 +1,23 @@
-"""The workbench follows the vault on disk: pages an agent captured, an
-editor saved or a ``git pull`` brought show up without ctrl+r.
+"""The workbench follows the vault on disk: each burst of changes the
+:class:`~brainwork.index.watch.VaultWatcher` sees runs the app's ordinary
+sync (docs/architecture.md, "Live sync").
 
-Once the store is open, :func:`start` runs a
-:class:`~brainwork.index.watch.VaultWatcher` on the vault. Each burst of
-changes it sees (one batch per burst, however many files: a checkout of
-1,000 files is one batch) reaches the UI thread as
-:class:`VaultFilesChanged` and :func:`files_changed` answers it with the
-app's ordinary sync (``action_reindex(quiet=True)``): it finds what really
-changed by size, mtime and hash, re-reads the page list and counts if
-anything did (which publishes ``app.vault_changed``, so every pane
-refreshes) and says in one notification how many files changed on disk.
-
-- **Coalescing.** While a sync or a vault operation runs, a burst only
-  marks a sync as wanted; when that work ends (:func:`work_finished`, from
-  the app's worker-state handler) one more sync runs, however many bursts
-  came meanwhile.
-- **The workbench's own writes** (fixes, renames, approvals, undo) are
-  seen by the watcher too, but each operation re-indexes the files it
-  wrote while holding the store, and no watcher sync starts while an
-  operation runs: the sync after it finds nothing changed, writes nothing,
-  reloads nothing and says nothing.
-- Messages, not ``call_from_thread``: the watcher's thread must never wait
-  for the UI thread, or stopping it from ``on_unmount`` (on the UI thread)
-  could wait for itself.
+Invariants: a burst that arrives while a sync or a vault operation runs
+only marks one more sync to run after that work; the watcher's thread
+talks to the UI only through messages, never ``call_from_thread`` (it must
+never wait for the UI thread, or stopping it from ``on_unmount`` could
+wait for itself).
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from brainwork.index.sync import SyncReport
 from brainwork.index.watch import VaultWatcher
-from brainwork.tui import operations
+from brainwork.tui.operations import INDEX_GROUP
+from brainwork.tui.workbench import Workbench
 
-if TYPE_CHECKING:
-    from brainwork.tui.app import BrainworkApp
-
-#: Worker group of the app's sync (``BrainworkApp._index``).
-INDEX_GROUP = "index"
 #: A live sync shows progress in the status bar only after this many
 #: seconds: most find one page or nothing (after the workbench's own
 #: operations) and end well before, so the status bar does not flicker.
@@ -63,7 +41,7 @@ class WatchFailed(Message):
         self.error = error
 
 
-def start(app: "BrainworkApp") -> None:
+def start(app: Workbench) -> None:
     """Start following the vault (once; called when the store is open)."""
     if app.watcher is not None:
         return
@@ -77,18 +55,18 @@ def start(app: "BrainworkApp") -> None:
     app.freshness.following = lambda: watcher.is_running and watcher.ready.is_set()
 
 
-def stop(app: "BrainworkApp") -> None:
+def stop(app: Workbench) -> None:
     """Stop following the vault (returns within about 0.2 s)."""
     if app.watcher is not None:
         app.watcher.stop()
 
 
-def busy(app: "BrainworkApp") -> bool:
+def busy(app: Workbench) -> bool:
     """True while a sync or a vault operation runs."""
-    return operations.is_running(app) or any(w.group == INDEX_GROUP and not w.is_finished for w in app.workers)
+    return app.operations.is_running() or any(w.group == INDEX_GROUP and not w.is_finished for w in app.workers)
 
 
-def files_changed(app: "BrainworkApp", _: VaultFilesChanged) -> None:
+def files_changed(app: Workbench, _: VaultFilesChanged) -> None:
     """Sync now, or once the running sync or operation is done."""
     if not app.store.is_open or (app.index_on_start and app.pages is None):
         return  # the start-up sync has not begun yet and will see the change
@@ -98,14 +76,14 @@ def files_changed(app: "BrainworkApp", _: VaultFilesChanged) -> None:
     app.action_reindex(quiet=True, live=True)
 
 
-def work_finished(app: "BrainworkApp") -> None:
+def work_finished(app: Workbench) -> None:
     """A sync or an operation ended: run the sync a burst asked for meanwhile."""
     if app.live_sync_pending and not busy(app):
         app.live_sync_pending = False
         app.action_reindex(quiet=True, live=True)
 
 
-def watch_failed(app: "BrainworkApp", message: WatchFailed) -> None:
+def watch_failed(app: Workbench, message: WatchFailed) -> None:
     error = message.error
     app.notify(
         f"{type(error).__name__}: {error}. ctrl+r re-indexes by hand.",
@@ -131,7 +109,7 @@ def describe(report: SyncReport) -> str:
     return f"{n} file{'s' if n != 1 else ''} changed on disk: {parts}"
 
 
-def sync_finished(app: "BrainworkApp", report: SyncReport) -> None:
+def sync_finished(app: Workbench, report: SyncReport) -> None:
     """A sync the watcher asked for finished: say what changed on disk."""
     text = describe(report)
     if text:

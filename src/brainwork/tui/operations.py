@@ -1,53 +1,33 @@
-"""Running vault operations from the workbench (fixes, rename, merge, split,
-undo, redo) in thread workers.
+"""The workbench's operation runner: every vault operation (fixes, rename,
+merge, split, learning decisions, undo, redo) runs in one thread worker.
 
-Every operation that touches files or the store goes through
-:func:`run_operation`: a named thread worker (group ``operation``, one at a
-time, never cancelled: an operation half-stopped would leave the journal to
-recover) that
-
-1. waits for a running index sync to finish (the operation re-indexes the
-   files it changes itself, and two writers on one Kùzu store collide);
-2. shows its label with a progress bar in the status bar
-   (``app.background``) while it runs;
-3. runs ``fn(config, store)`` holding the store *exclusively*
-   (:meth:`~brainwork.service.handle.StoreHandle.exclusive`: the
-   operation writes files, journals, re-indexes and records the undo log;
-   no read may run during its commits);
-4. reads what undo/redo would do next and posts :class:`OperationFinished`
-   (the result, or the one-line reason it was refused).
-
-The app answers :class:`OperationFinished` with :func:`operation_finished`:
-it clears the progress, notifies, records whether undo/redo are available
-(``app.undo_available`` / ``app.redo_available``, which grey the ``u`` and
-``U`` keys), and re-reads the page list and counts, which publishes
-``app.vault_changed`` so every pane (findings, undo log, graph) refreshes.
-
-:class:`~brainwork.errors.UserError` (a file changed since, nothing to
-undo, a bad title ...) is not a failure of the workbench: it becomes a
-notification saying why nothing was done. Anything else is a bug: it is
-reported (with a traceback in the Textual log) by the app's one worker
-error handler, after the progress was cleared.
+Invariants: one operation at a time (worker group :data:`GROUP`), never
+cancelled (a half-stopped operation would leave the journal to recover);
+it starts only after a running index sync ends (two writers on one Kùzu
+store collide) and holds the store exclusively while it runs. A
+:class:`~brainwork.errors.UserError` is a refusal with its reason, not a
+failure. The walkthrough is in docs/architecture.md ("The workbench").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from textual.message import Message
 from textual.worker import Worker, WorkerState
+from textual.worker_manager import WorkerManager
 
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.ops import changeset
+from brainwork.service.handle import StoreHandle
 from brainwork.store import Store
-
-if TYPE_CHECKING:
-    from brainwork.tui.app import BrainworkApp
 
 #: Worker group of every vault operation.
 GROUP = "operation"
+#: Worker group of the app's index sync (``BrainworkApp._index``).
+INDEX_GROUP = "index"
 
 
 @dataclass(frozen=True)
@@ -76,10 +56,10 @@ class OperationFinished(Message):
     ``label`` names it for people (``"set type"``); ``result`` is what the
     operation function returned (an :class:`~brainwork.ops.changeset.Operation`,
     ``RenameResult``, ``MergeResult`` ...); ``message`` the notification text
-    on success; ``undo_state`` what undo/redo offer now; ``done`` an
-    optional callback run on the UI thread after a success (e.g. to move a
-    list's cursor); ``reload`` re-reads pages and counts afterwards (False
-    for work that only reads, such as planning a merge)."""
+    on success; ``undo_state`` what undo/redo offer now (None after a bug);
+    ``done`` an optional callback run on the UI thread after a success (e.g.
+    to move a list's cursor); ``reload`` re-reads pages and counts afterwards
+    (False for work that only reads, such as planning a merge)."""
 
     def __init__(
         self,
@@ -122,120 +102,158 @@ def describe(result: Any) -> str:
     return summary
 
 
-def _wait_for_index(app: "BrainworkApp") -> None:
-    """Block this (worker) thread until no index sync runs."""
+class OperationHost(Protocol):
+    """What the runner uses of the app (:class:`~brainwork.tui.app.BrainworkApp`
+    provides it): the store and config, the status bar's ``background``,
+    the undo state the ``u``/``U`` keys read, and Textual's worker and
+    message plumbing."""
 
-    async def index_done() -> None:
-        for worker in [w for w in app.workers if w.group == "index" and not w.is_finished]:
-            try:
-                await worker.wait()
-            except Exception:  # its failure is reported by the app already
-                pass
+    config: Config
+    store: StoreHandle
+    background: tuple[str, int, int] | None
+    undo_state: UndoState
+    undo_available: bool
+    redo_available: bool
 
-    app.call_from_thread(index_done)
+    @property
+    def workers(self) -> WorkerManager: ...
+
+    def load_vault(self) -> None: ...
+
+    def notify(self, message: str, *, title: str = ..., severity: Any = ..., timeout: float | None = ...) -> None: ...
+
+    def call_from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def run_worker(self, work: Any, name: str | None = ..., group: str = ..., **kwargs: Any) -> Worker: ...
+
+    def refresh_bindings(self) -> None: ...
 
 
-def run_operation(
-    app: "BrainworkApp",
-    label: str,
-    fn: Callable[[Config, Store], Any],
-    *,
-    message: Callable[[Any], str] = describe,
-    done: Callable[[Any], None] | None = None,
-    reload: bool = True,
-) -> Worker | None:
-    """Run ``fn(config, store)`` as a vault operation (see the module doc).
+class OperationRunner:
+    """Runs the workbench's vault operations; one per app (``app.operations``)."""
 
-    ``label`` is shown in the status bar while it runs (``"renaming…"`` is
-    made from ``"rename"``) and titles the notification; ``message`` makes
-    the notification text from the result; ``done`` runs on the UI thread
-    with the result after a success; ``reload`` (default) re-reads pages
-    and counts afterwards, so panes refresh. Returns the worker, or None (with a
-    notification) when another operation is still running or the store is
-    not open.
-    """
-    if not app.store.is_open:
-        app.notify("The store is not open yet.", title=label.capitalize(), severity="warning")
-        return None
-    if any(w.group == GROUP and not w.is_finished for w in app.workers):
-        app.notify("Another operation is still running; try again in a moment.",
-                   title=label.capitalize(), severity="warning")
-        return None
+    def __init__(self, app: OperationHost) -> None:
+        self.app = app
 
-    def work() -> None:
-        _wait_for_index(app)
-        app.call_from_thread(setattr, app, "background", (f"{label}…", 0, 0))
-        try:
-            with app.store.exclusive() as store:
-                try:
-                    result = fn(app.config, store)
-                except UserError as exc:
-                    app.post_message(OperationFinished(label, error=str(exc), undo_state=read_undo_state(store)))
-                    return
-                state = read_undo_state(store)
-        except BaseException:
-            app.post_message(OperationFinished(label, error=""))  # clears the progress; the app reports the bug
-            raise
-        # Kùzu keeps each write's memory until the database closes: without
-        # this a session grew by ~25 MB per rename and undo of a widely linked page.
-        app.store.recycle_if_grown()
-        app.post_message(
-            OperationFinished(label, result, message(result), undo_state=state, done=done, reload=reload)
+    def is_running(self) -> bool:
+        """True while an operation's worker runs."""
+        return any(
+            w.group == GROUP and w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.app.workers
         )
 
-    return app.run_worker(work, name=label, group=GROUP, thread=True, exit_on_error=False)
+    def wait_for_index(self) -> None:
+        """Block this (worker) thread until no index sync runs: work that
+        writes the store outside an operation (embedding pages) calls it too."""
+        app = self.app
 
+        async def index_done() -> None:
+            for worker in [w for w in app.workers if w.group == INDEX_GROUP and not w.is_finished]:
+                try:
+                    await worker.wait()
+                except Exception:  # its failure is reported by the app already
+                    pass
 
-def read_undo_state_later(app: "BrainworkApp") -> None:
-    """Read what undo/redo offer in a worker (posts :class:`UndoStateRead`)."""
+        app.call_from_thread(index_done)
 
-    def work() -> None:
-        with app.store.use() as store:
-            state = read_undo_state(store)
-        app.post_message(UndoStateRead(state))
+    def run(
+        self,
+        label: str,
+        fn: Callable[[Config, Store], Any],
+        *,
+        message: Callable[[Any], str] = describe,
+        done: Callable[[Any], None] | None = None,
+        reload: bool = True,
+    ) -> Worker | None:
+        """Run ``fn(config, store)`` as a vault operation.
 
-    app.run_worker(work, name="undo state", group="undo-state", thread=True, exclusive=True, exit_on_error=False)
+        ``label`` is shown in the status bar while it runs (``"rename…"``)
+        and titles the notification; ``message`` makes the notification
+        text from the result; ``done`` runs on the UI thread with the result
+        after a success; ``reload`` (default) re-reads pages and counts
+        afterwards, so panes refresh. Returns the worker, or None (with a
+        notification) when another operation is still running or the store
+        is not open.
+        """
+        app = self.app
+        if not app.store.is_open:
+            app.notify("The store is not open yet.", title=label.capitalize(), severity="warning")
+            return None
+        if any(w.group == GROUP and not w.is_finished for w in app.workers):
+            app.notify("Another operation is still running; try again in a moment.",
+                       title=label.capitalize(), severity="warning")
+            return None
 
+        def work() -> None:
+            self.wait_for_index()
+            app.call_from_thread(setattr, app, "background", (f"{label}…", 0, 0))
+            try:
+                with app.store.exclusive() as store:
+                    try:
+                        result = fn(app.config, store)
+                    except UserError as exc:
+                        app.post_message(OperationFinished(label, error=str(exc), undo_state=read_undo_state(store)))
+                        return
+                    state = read_undo_state(store)
+            except BaseException:
+                app.post_message(OperationFinished(label, error=""))  # clears the progress; the app reports the bug
+                raise
+            # Kùzu keeps each write's memory until the database closes: without
+            # this a session grew by ~25 MB per rename and undo of a widely linked page.
+            app.store.recycle_if_grown()
+            app.post_message(
+                OperationFinished(label, result, message(result), undo_state=state, done=done, reload=reload)
+            )
 
-def set_undo_state(app: "BrainworkApp", state: UndoState | None) -> None:
-    if state is None:
-        return
-    app.undo_state = state
-    app.undo_available = state.undo is not None
-    app.redo_available = state.redo is not None
-    app.refresh_bindings()
+        return app.run_worker(work, name=label, group=GROUP, thread=True, exit_on_error=False)
 
+    def finished(self, message: OperationFinished) -> None:
+        """The app's answer to :class:`OperationFinished`: clear the progress,
+        notify, record what undo/redo offer (which greys ``u``/``U``), re-read
+        pages and counts (every pane refreshes), then run ``done``."""
+        app = self.app
+        if app.background is not None and app.background[0] == f"{message.label}…":
+            app.background = None
+        self.set_undo_state(message.undo_state)
+        title = message.label.capitalize()
+        if message.error:
+            app.notify(message.error, title=f"{title}: nothing was done", severity="error", timeout=15)
+            return
+        if message.undo_state is None:  # a bug; the worker handler reports it
+            return
+        if message.message:
+            app.notify(message.message, title=title, timeout=8)
+        if message.reload:
+            app.load_vault()
+        if message.done is not None:
+            message.done(message.result)
 
-def operation_finished(app: "BrainworkApp", message: OperationFinished) -> None:
-    """The app's answer to :class:`OperationFinished` (see the module doc)."""
-    if app.background is not None and app.background[0] == f"{message.label}…":
-        app.background = None
-    set_undo_state(app, message.undo_state)
-    title = message.label.capitalize()
-    if message.error:
-        app.notify(message.error, title=f"{title}: nothing was done", severity="error", timeout=15)
-        return
-    if message.undo_state is None:  # a bug; the worker handler reports it
-        return
-    if message.message:
-        app.notify(message.message, title=title, timeout=8)
-    if message.reload:
-        app.load_vault()
-    if message.done is not None:
-        message.done(message.result)
+    def read_undo_state_later(self) -> None:
+        """Read what undo/redo offer in a worker (posts :class:`UndoStateRead`)."""
+        app = self.app
 
+        def work() -> None:
+            with app.store.use() as store:
+                state = read_undo_state(store)
+            app.post_message(UndoStateRead(state))
 
-def undo(app: "BrainworkApp") -> None:
-    """``u``: undo the newest done operation (refused, with the reason, when
-    one of its files changed since)."""
-    run_operation(app, "undo", changeset.undo)
+        app.run_worker(work, name="undo state", group="undo-state", thread=True, exclusive=True, exit_on_error=False)
 
+    def set_undo_state(self, state: UndoState | None) -> None:
+        if state is None:
+            return
+        app = self.app
+        app.undo_state = state
+        app.undo_available = state.undo is not None
+        app.redo_available = state.redo is not None
+        app.refresh_bindings()
 
-def redo(app: "BrainworkApp") -> None:
-    """``U``: redo the most recently undone operation."""
-    run_operation(app, "redo", changeset.redo, message=lambda op: f"Redone: {op.summary}  (u undoes)")
+    def undo(self) -> None:
+        """``u``: undo the newest done operation (refused, with the reason, when
+        one of its files changed since)."""
+        self.run("undo", changeset.undo)
 
-
-def is_running(app: "BrainworkApp") -> bool:
-    """True while an operation's worker runs."""
-    return any(w.group == GROUP and w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
+    def redo(self) -> None:
+        """``U``: redo the most recently undone operation."""
+        self.run("redo", changeset.redo, message=lambda op: f"Redone: {op.summary}  (u undoes)")

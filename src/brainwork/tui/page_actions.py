@@ -1,25 +1,21 @@
-"""Page operations started from where the page is shown: the graph pane
-(its list, its neighbourhood tree) and the palette's ``page: …`` commands.
+"""Page operations started where the page is shown: the graph pane (its
+list, its neighbourhood tree) and the palette's ``page: …`` commands.
 
-The same operations, modals and worker as the findings pane's fixes: a
-:class:`~brainwork.tui.modals.prompts.TextPrompt` /
-:class:`~brainwork.tui.modals.prompts.ChoicePrompt` asks, then
-:func:`~brainwork.tui.operations.run_operation` runs the
-:mod:`brainwork.ops` function in the one operation worker, which posts
-:class:`~brainwork.tui.operations.OperationFinished` (notification, undo
-state, page list re-read). A merge is planned in that worker, then
-confirmed in :class:`~brainwork.tui.modals.merge_confirm.MergeConfirmScreen`
-(default Cancel; it cannot be undone).
-
-``moved(old_id, new_id)`` callbacks tell the caller that a page now lives
-under another id (a rename that moved the file, a merge that removed the
-source), so a view centred on it can follow.
+They use the same prompts, ``ops`` functions and operation runner as the
+findings pane's fixes, so the result, the undo entry and the notification
+are the same. A merge is planned in the operation worker, then confirmed
+(default Cancel; it cannot be undone). ``moved(old_id, new_id)`` callbacks
+tell the caller a page now lives under another id, so a view centred on it
+can follow.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 import subprocess
-from typing import TYPE_CHECKING, Callable
+from pathlib import Path
+from typing import Callable
 
 from textual.app import SuspendNotSupported
 from textual.content import Content
@@ -28,24 +24,34 @@ from brainwork.service.views import page_title
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
 from brainwork.tui.modals.prompts import ChoicePrompt
 from brainwork.tui.modals.rename_prompt import RenameAnswer, RenamePrompt, rename_note
-from brainwork.tui.operations import run_operation
-
-if TYPE_CHECKING:
-    from brainwork.tui.app import BrainworkApp
+from brainwork.tui.workbench import Workbench
 
 #: A page moved from its first id to its second.
 Moved = Callable[[str, str], None]
 
+#: Editors known to accept ``+LINE`` before the file name.
+LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak", "hx", "helix", "joe", "ne"}
 
-def _title(app: "BrainworkApp", page_id: str) -> str:
+
+def editor_command(path: Path, line: int | None) -> list[str]:
+    """``$VISUAL`` / ``$EDITOR`` (else ``vi``) on ``path``, at ``line`` when
+    the editor is known to take ``+LINE``."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    cmd = shlex.split(editor)
+    if line and Path(cmd[0]).name in LINE_EDITORS:
+        cmd.append(f"+{line}")
+    return cmd + [str(path)]
+
+
+def _title(app: Workbench, page_id: str) -> str:
     return page_title(app.pages or (), page_id)
 
 
-def _path(app: "BrainworkApp", page_id: str) -> str | None:
+def _path(app: Workbench, page_id: str) -> str | None:
     return next((p.path for p in app.pages or () if p.id == page_id), None)
 
 
-def rename(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> None:
+def rename(app: Workbench, page_id: str, moved: Moved | None = None) -> None:
     """Ask for a new title (the current one pre-filled) and rename: every
     link to the page is rewritten; the old title is kept as an alias only
     when the dialog's box is ticked (it starts as ``[rename] keep_alias``);
@@ -63,8 +69,8 @@ def rename(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> Non
             return
         from brainwork.ops.rename import rename as rename_page
 
-        run_operation(
-            app, "rename",
+        app.operations.run(
+            "rename",
             lambda c, s: rename_page(c, s, page_id, answer.title, keep_alias=answer.keep_alias), done=done,
         )
 
@@ -77,7 +83,7 @@ def rename(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> Non
     )
 
 
-def set_type(app: "BrainworkApp", page_id: str) -> None:
+def set_type(app: Workbench, page_id: str) -> None:
     """Pick one of the vault's types (the current one marked) and write it;
     only the ``type:`` line changes; undoable."""
     now = next((p.type for p in app.pages or () if p.id == page_id), None)
@@ -90,7 +96,7 @@ def set_type(app: "BrainworkApp", page_id: str) -> None:
             return
         from brainwork.ops.fixes import set_type as write_type
 
-        run_operation(app, "set type", lambda c, s: write_type(c, s, page_id, type_))
+        app.operations.run("set type", lambda c, s: write_type(c, s, page_id, type_))
 
     app.push_screen(
         ChoicePrompt(
@@ -101,7 +107,7 @@ def set_type(app: "BrainworkApp", page_id: str) -> None:
     )
 
 
-def _page_choices(app: "BrainworkApp", exclude: str) -> Callable[[str], list]:
+def _page_choices(app: Workbench, exclude: str) -> Callable[[str], list]:
     def search(text: str) -> list:
         if app.page_search is None:
             return []
@@ -114,7 +120,7 @@ def _page_choices(app: "BrainworkApp", exclude: str) -> Callable[[str], list]:
     return search
 
 
-def merge_into(app: "BrainworkApp", page_id: str, moved: Moved | None = None) -> None:
+def merge_into(app: Workbench, page_id: str, moved: Moved | None = None) -> None:
     """Pick the page to merge ``page_id`` into (fuzzy search), plan the merge
     in the operation worker, then confirm it in the merge modal (``s`` there
     swaps the direction). A merge cannot be undone."""
@@ -126,8 +132,8 @@ def merge_into(app: "BrainworkApp", page_id: str, moved: Moved | None = None) ->
     def plan(source: str, target: str) -> None:
         from brainwork.ops.merge import plan_merge
 
-        run_operation(
-            app, "plan merge", lambda c, s: plan_merge(c, s, source, target),
+        app.operations.run(
+            "plan merge", lambda c, s: plan_merge(c, s, source, target),
             message=lambda _plan: "", done=confirm, reload=False,
         )
 
@@ -142,7 +148,7 @@ def merge_into(app: "BrainworkApp", page_id: str, moved: Moved | None = None) ->
                     if moved is not None:
                         moved(merge_plan.source, merge_plan.target)
 
-                run_operation(app, "merge", lambda c, s: merge(c, s, merge_plan), done=merged)
+                app.operations.run("merge", lambda c, s: merge(c, s, merge_plan), done=merged)
 
         app.push_screen(MergeConfirmScreen(merge_plan), answered)
 
@@ -157,20 +163,18 @@ def merge_into(app: "BrainworkApp", page_id: str, moved: Moved | None = None) ->
     )
 
 
-def split(app: "BrainworkApp", page_id: str) -> None:
+def split(app: Workbench, page_id: str) -> None:
     """Split the page at its ``## `` headings (one new page each, linked
     from what remains); undoable. A page without such headings is refused
     with the reason."""
     from brainwork.ops.split import split_page
 
-    run_operation(app, "split", lambda c, s: split_page(c, s, page_id))
+    app.operations.run("split", lambda c, s: split_page(c, s, page_id))
 
 
-def edit(app: "BrainworkApp", page_id: str) -> None:
+def edit(app: Workbench, page_id: str) -> None:
     """Open the page's file in ``$VISUAL``/``$EDITOR`` (the workbench is
     suspended meanwhile), then re-index: the vault is the truth."""
-    from brainwork.tui.screens.findings import editor_command
-
     rel = _path(app, page_id)
     if rel is None:
         app.notify(f"{page_id} is not a page of the vault.", title="Edit", severity="warning")

@@ -1,29 +1,13 @@
 """The pane registry: which panes the workbench has, in tab order.
 
-Each pane is a Textual *mode* (``App.MODES`` + ``App.switch_mode``), so it
-keeps its own screen stack (a modal opened in one pane stays with it).
-
-Adding a pane is one line here plus its screen:
-
-1. write ``tui/screens/<name>.py`` with a :class:`~brainwork.tui.screens.base.PaneScreen`
-   subclass (``PANE_ID = "<id>"``, ``compose_body()`` yields the pane's
-   widgets, ``BINDINGS`` with a description each) and ``<name>.tcss`` beside
-   it (rules prefixed with the screen's class name);
-2. replace its placeholder line below (or add a line) with
-   ``Pane("<digit>", "<id>", "<Title>", MyScreen)``.
-
-The digit becomes the key that shows the pane, the tab bar and the help
-screen list it, and the palette offers ``pane: <Title>``. A screen that
-wants store data runs ``@work(thread=True, group=..., exclusive=True,
-exit_on_error=False)`` methods that borrow ``self.app.store.use()`` and post
-past-tense messages (see :mod:`brainwork.tui.messages`); failures are
-reported by the app in one place. To refresh when the vault changes,
-override :meth:`PaneScreen.on_vault_changed`.
+Each pane is a Textual *mode*, so it keeps its own screen stack (a modal
+opened in one pane stays with it). Pane keys are the digits 1-9 and ids are
+unique (checked at import). Panes but the first are imported when first
+shown. How to add a pane: docs/architecture.md ("The workbench").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from importlib import import_module
 from typing import Callable
@@ -32,17 +16,9 @@ from textual.screen import Screen
 
 from brainwork.tui.screens.graph import GraphScreen
 from brainwork.tui.screens.placeholder import PlaceholderScreen
+from brainwork.tui.workbench import Pane
 
-
-@dataclass(frozen=True)
-class Pane:
-    """One pane: ``key`` (a digit 1-9) shows it, ``id`` is its mode name,
-    ``title`` its tab label, ``screen`` builds its base screen."""
-
-    key: str
-    id: str
-    title: str
-    screen: Callable[[], Screen]
+__all__ = ["PANES", "PANES_BY_ID", "Pane"]
 
 
 def _later(module: str, name: str) -> Callable[[], Screen]:

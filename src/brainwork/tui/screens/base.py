@@ -3,7 +3,7 @@ the bottom, the pane's own widgets in between."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Iterable
+from typing import ClassVar, Iterable
 
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -13,9 +13,7 @@ from textual.worker import Worker
 from brainwork.tui.widgets.key_footer import KeyFooter
 from brainwork.tui.widgets.pane_tabs import PaneTabs
 from brainwork.tui.widgets.status_bar import StatusBar
-
-if TYPE_CHECKING:
-    from brainwork.tui.app import BrainworkApp
+from brainwork.tui.workbench import Workbench
 
 
 class PaneScreen(Screen[None]):
@@ -32,7 +30,7 @@ class PaneScreen(Screen[None]):
     #: the status bar and the keys.
     ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str] = "PaneTabs, StatusBar, KeyFooter"
 
-    app: "BrainworkApp"  # type: ignore[assignment]
+    app: Workbench  # type: ignore[assignment]
 
     def __init__(self, pane_id: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)

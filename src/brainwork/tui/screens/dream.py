@@ -1,26 +1,11 @@
 """The review queue (pane 6): what ``brainwork dream`` proposes, one key
 to accept or decline each.
 
-Top: the pending proposals of the queue (:mod:`brainwork.learn.dream`;
-``a`` lists the decided ones too: accepted, declined, undone) — id, kind,
-state and the one-line summary. Bottom: the highlighted proposal: why the
-pass proposes it (its reason), what accepting does and whether it can be
-undone, and its evidence (the payload: pages, similarity, titles,
-corrections).
-
-Keys: ``y`` accepts — carried out as one operation
-(:func:`brainwork.learn.dream.accept` in the operation worker), so a
-rename, a retirement or drafted candidates are in the undo log (``u``
-undoes, and the proposal then reads ``undone``); a merge cannot be undone
-and asks first (Cancel is the default). ``n`` declines (the proposal is
-not raised again; nothing in the vault changes). ``g`` runs a dream pass
-now (gathers proposals; the vault is not touched). ``enter``/``o`` shows
-the proposal's page in the graph pane.
-
-The read-model is :func:`brainwork.service.views.dream_view` (Textual-free);
-reads run in a thread worker (group ``dream``). After a decision the list
-and the detail show it at once (:func:`~brainwork.service.views.dream_decided`);
-the re-read after the operation reconciles.
+The screen renders :func:`brainwork.service.views.dream_view` (reads in a
+thread worker, group ``dream``). Accepting is one vault operation (undoable
+but for a merge, which asks first, Cancel the default); a decision shows at
+once and the re-read after the operation reconciles. Walkthrough:
+docs/learning-loop.md ("Dream: a nightly review queue").
 """
 
 from __future__ import annotations
@@ -40,7 +25,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from brainwork.service.views import DreamView, dream_decided, dream_detail, dream_view
-from brainwork.tui import learning, operations
+from brainwork.tui.learning import ReloadWhenShown
 from brainwork.tui.modals.confirm import ConfirmScreen
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
@@ -102,7 +87,7 @@ def _page_of(proposal: Any) -> str | None:
     return None
 
 
-class DreamScreen(learning.ReloadWhenShown, PaneScreen):
+class DreamScreen(ReloadWhenShown, PaneScreen):
     """The review queue of ``brainwork dream`` (pane 6)."""
 
     PANE_ID = "dream"
@@ -259,8 +244,8 @@ class DreamScreen(learning.ReloadWhenShown, PaneScreen):
         def run() -> None:
             from brainwork.learn.dream import accept
 
-            operations.run_operation(
-                self.app, "accept proposal",
+            self.app.operations.run(
+                "accept proposal",
                 lambda config, store: accept(config, store, pid, yes=True),
                 message=lambda done: f"Accepted #{pid}: {done.message}" + ("  (u undoes)" if done.operation else ""),
                 done=lambda done: self._decided(pid, "accepted"),
@@ -269,7 +254,7 @@ class DreamScreen(learning.ReloadWhenShown, PaneScreen):
         if p.kind == "candidate-rules":
             # Consolidation embeds: the model loads first, outside the store's
             # exclusive hold.
-            learning.ensure_embedder(self.app, then=run)
+            self.app.learning.ensure_embedder(then=run)
             return
         if p.reversible:
             run()
@@ -295,8 +280,8 @@ class DreamScreen(learning.ReloadWhenShown, PaneScreen):
 
             return do_decline(store, pid)
 
-        operations.run_operation(
-            self.app, "decline proposal", decline,
+        self.app.operations.run(
+            "decline proposal", decline,
             message=lambda done: f"Declined #{pid}: it is not raised again.",
             done=lambda done: self._decided(pid, "declined"), reload=False,
         )
@@ -313,10 +298,9 @@ class DreamScreen(learning.ReloadWhenShown, PaneScreen):
 
         # The pass ranks rules by meaning: the model loads first, outside the
         # store's exclusive hold.
-        learning.ensure_embedder(
-            self.app,
-            then=lambda: operations.run_operation(
-                self.app, "dream", gather, message=said, done=lambda report: self.load(), reload=False
+        self.app.learning.ensure_embedder(
+            then=lambda: self.app.operations.run(
+                "dream", gather, message=said, done=lambda report: self.load(), reload=False
             ),
         )
 

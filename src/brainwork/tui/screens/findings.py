@@ -1,58 +1,18 @@
-"""The findings pane: the quality bar, grouped by code, one key per fix.
+"""The findings pane: the quality bar grouped by code, one key per fix,
+and batch triage of marked findings.
 
-Left: every finding of :func:`brainwork.analysis.findings.check`, grouped by
-code (a header with the count; ``enter`` on a header folds the group),
-filterable with ``/``. Right: the highlighted finding's message and
-evidence (scores, thresholds, suggestions, the other page) with the fixes
-it offers, and a preview of its page (``o`` shows the other page of a pair).
-
-Fixes (each greyed unless the highlighted finding offers it, see
-:func:`fixes_for`):
-
-==========  =========================================================  =====================
-key         fix                                                        findings
-==========  =========================================================  =====================
-``r``       rename the page, the suggested title pre-filled            any page (diary-title
-                                                                       suggests one)
-``l``       retarget the link to a suggested (or any) page             dead-link, ambiguous-link
-``c``       create the missing page (pick its type)                    dead-link
-``x``       remove the dead link (its label stays as text)             dead-link
-``s``       set the page's type (from the vault's vocabulary)          untyped
-``m``       merge the pair (confirmation modal; cannot be undone)      duplicate
-``S``       split the page at its ``## `` headings                     oversize
-``e``       open the page in ``$VISUAL``/``$EDITOR``, then re-index    any page
-``d``       dismiss the finding (with an optional reason)              any
-==========  =========================================================  =====================
-
-What the pane shows (groups, counts, row and evidence texts, which fixes a
-finding offers) is the Textual-free read-model in
-:mod:`brainwork.service.views` (:func:`~brainwork.service.views.findings_view`,
-:func:`~brainwork.service.views.finding_detail`); this screen renders it.
-
-Batch triage: ``space`` marks or unmarks the highlighted finding, ``v``
-marks every finding from the last one marked to the cursor, ``esc`` clears
-the marks (after the filter, when one is set); marked findings carry a
-``●`` and the title counts them. ``F`` applies the suggested fix of every
-marked finding (or of the highlighted one) — an untyped page's suggested
-type, a dead link's closest page, a diary title's suggested title — and
-``d`` dismisses every marked finding; either is ONE operation, one ``u``
-undoes all of it (:mod:`brainwork.service.triage`).
-
-After a fix or a dismissal the finding leaves the list at once (the check
-that follows the operation reconciles).
-
-Every fix but the merge is one step in the undo log (``u`` undoes it). Fixes
-run through :func:`brainwork.tui.operations.run_operation` (a thread worker
-holding the store); afterwards the app re-reads the vault, which re-runs the
-check here (group ``findings``, exclusive) and keeps the cursor on the same
-finding, or on the next one when the fix made it go away.
+The screen renders the Textual-free read-model of
+:mod:`brainwork.service.views` (groups, counts, texts, which fixes a
+finding offers). Every fix and dismissal is one vault operation
+(``app.operations``), so one ``u`` undoes it, a batch included; the merge
+alone cannot be undone. A resolved finding leaves the list at once; the
+check that follows the operation reconciles. The keys and what each fix
+does are in docs/architecture.md ("The panes").
 """
 
 from __future__ import annotations
 
-import os
 import posixpath
-import shlex
 import subprocess
 import time
 from functools import partial
@@ -93,7 +53,7 @@ from brainwork.tui.messages import PageLoaded
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
 from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
 from brainwork.tui.modals.rename_prompt import RenameAnswer, RenamePrompt, rename_note
-from brainwork.tui.operations import run_operation
+from brainwork.tui.page_actions import editor_command
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.page_preview import PagePreview
 
@@ -109,10 +69,6 @@ FIX_KEYS = {
     "edit": ("e", "edit"),
     "dismiss": ("d", "dismiss"),
 }
-
-#: Editors known to accept ``+LINE`` before the file name.
-LINE_EDITORS = {"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak", "hx", "helix", "joe", "ne"}
-
 
 def _get(finding: Any, name: str, default: Any = None) -> Any:
     return getattr(finding, name, default)
@@ -143,16 +99,6 @@ def detail_content(detail: FindingDetail) -> Content:
     for label, value in detail.fields:
         lines.append(Content.from_markup("[$text-muted]$key:[/] $value", key=label, value=value))
     return Content("\n").join(lines)
-
-
-def editor_command(path: Path, line: int | None) -> list[str]:
-    """``$VISUAL`` / ``$EDITOR`` (else ``vi``) on ``path``, at ``line`` when
-    the editor is known to take ``+LINE``."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    cmd = shlex.split(editor)
-    if line and Path(cmd[0]).name in LINE_EDITORS:
-        cmd.append(f"+{line}")
-    return cmd + [str(path)]
 
 
 # -- messages -------------------------------------------------------------------
@@ -660,7 +606,7 @@ class FindingsScreen(PaneScreen):
         if "done" not in kwargs and key:
             # A fix of the highlighted finding: it leaves the list at once.
             kwargs["done"] = lambda result: self._resolved(label, [key])
-        run_operation(self.app, label, fn, **kwargs)
+        self.app.operations.run(label, fn, **kwargs)
 
     def _page_title(self, page_id: str) -> str:
         return page_title(self.app.pages or (), page_id)

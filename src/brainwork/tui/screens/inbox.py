@@ -1,40 +1,11 @@
-"""The correction inbox (pane 4): open corrections, newest first.
+"""The correction inbox (pane 4): unresolved and proposed corrections,
+newest first, with the highlighted one in full.
 
-Top: one row per unresolved correction (status ``open``, ``clustered`` or
-none; :func:`brainwork.learn.inbox.inbox`) — when, status, the correction,
-the task it came from, and its cluster or rule. Bottom: the highlighted
-correction in full: what was wrong, the correct behaviour, why it matters,
-its task, and what consolidation made of it (its cluster: size, similarity,
-the candidate rule holding it, or the active rule it was proposed as
-evidence for).
-
-Proposed corrections (drafted by a session hook from the person's words,
-:func:`brainwork.learn.capture.propose_correction`) are listed too, with
-status ``proposed``: ``y`` confirms one (what was wrong, the correct
-behaviour and why are asked; it becomes open, undoable with ``u``).
-
-Keys: ``d`` dismisses the correction (a reason is asked, optional; undoable
-with ``u``), ``l`` links it to a rule (the rules closest to the correction
-first, by cosine similarity of their cached vectors, else by word overlap;
-the rule consolidation proposed is preselected), ``enter``/``o`` opens the
-task's neighbourhood in the graph pane, ``c`` runs consolidation, ``a``
-toggles between open corrections and every correction.
-
-Batch triage: ``space`` marks or unmarks the highlighted row, ``v`` marks
-every row from the last one marked to the cursor, ``escape`` clears the
-marks; marked rows carry a ``●`` and the title counts them. With rows
-marked, ``d`` and ``l`` act on all of them as ONE operation (one ``u``
-undoes the whole batch; :mod:`brainwork.service.triage`).
-
-After its own operation the pane shows the new state at once (the
-dismissed rows leave, a confirmed one is open) from the operation's
-result; the re-read that follows the operation reconciles.
-
-What the pane shows (rows, detail, title, which actions a correction
-allows) is the Textual-free read-model :func:`brainwork.service.views.inbox_view`;
-reads run in a thread worker (group ``inbox``) posting :class:`InboxLoaded`;
-changes run as vault operations (:func:`brainwork.tui.operations.run_operation`),
-after which the app re-reads the vault and this pane reloads.
+The screen renders :func:`brainwork.service.views.inbox_view` (reads in a
+thread worker, group ``inbox``). Every change (dismiss, confirm, link,
+batches of marked rows) is one vault operation, so one ``u`` undoes it; the
+pane shows its result at once and the re-read that follows reconciles.
+Keys and walkthrough: docs/architecture.md ("The panes").
 """
 
 from __future__ import annotations
@@ -71,7 +42,7 @@ from brainwork.service.views import (
     rank_rules,
     without,
 )
-from brainwork.tui import learning, operations
+from brainwork.tui.learning import ConsolidationPhase, ReloadWhenShown
 from brainwork.tui.modals.confirm_correction import ConfirmCorrectionScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen
 from brainwork.tui.modals.reason import ReasonScreen
@@ -153,7 +124,7 @@ class InboxTable(FittedTable):
 MARK = "● "
 
 
-class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScreen):
+class InboxScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
     """The correction inbox (pane 4)."""
 
     PANE_ID = "inbox"
@@ -205,7 +176,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         self.watch(self.app, "store_error", lambda error: self._show_empty(error) if error else None)
         self._update_title()
         self.load()
-        learning.ensure_embedder(self.app)
+        self.app.learning.ensure_embedder()
         table.focus()
 
     # -- reading ------------------------------------------------------------------
@@ -365,7 +336,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         self.app.open_page(item.tasks[0].id)
 
     def action_consolidate(self) -> None:
-        learning.consolidate(self.app)
+        self.app.learning.consolidate()
 
     def action_toggle_handled(self) -> None:
         self.include_handled = not self.include_handled
@@ -425,8 +396,8 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             if reason is None:
                 return
             cid = item.id
-            operations.run_operation(
-                self.app, "dismiss correction", lambda config, store: dismiss_correction(config, store, cid, reason),
+            self.app.operations.run(
+                "dismiss correction", lambda config, store: dismiss_correction(config, store, cid, reason),
                 done=lambda op: self._triaged("dismiss", [cid], "dismissed"),
             )
 
@@ -451,8 +422,8 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         def dismissed(reason: str | None) -> None:
             if reason is None:
                 return
-            operations.run_operation(
-                self.app, "dismiss corrections",
+            self.app.operations.run(
+                "dismiss corrections",
                 lambda config, store: triage.dismiss_corrections(config, store, ids, reason),
                 message=lambda result: result.describe("Dismissed", "correction"),
                 done=lambda result: self._triaged("dismiss", result.done, "dismissed"),
@@ -479,8 +450,8 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             if values is None:
                 return
             cid = item.id
-            operations.run_operation(
-                self.app, "confirm correction", lambda config, store: confirm_correction(config, store, cid, *values),
+            self.app.operations.run(
+                "confirm correction", lambda config, store: confirm_correction(config, store, cid, *values),
                 done=lambda op: self._triaged("confirm", [cid], "open"),
             )
 
@@ -533,8 +504,8 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         def picked(rule_id: str | None) -> None:
             if rule_id is None:
                 return
-            operations.run_operation(
-                self.app, "link correction" if len(ids) == 1 else "link corrections",
+            self.app.operations.run(
+                "link correction" if len(ids) == 1 else "link corrections",
                 lambda config, store: link_corrections(config, store, rule_id, ids),
                 done=lambda decision: self._triaged("link", decision.corrections, _linked_status(message.ranked, rule_id)),
             )
@@ -545,7 +516,7 @@ class InboxScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             picked,
         )
 
-    # -- consolidation progress (learning.ConsolidationPhase) ---------------------------
+    # -- consolidation progress (ConsolidationPhase) ---------------------------
     def _phase_changed(self) -> None:
         self._update_title()
 

@@ -1,38 +1,12 @@
 """The rule approval pane (pane 5): candidates to decide, active rules and
 what they cost and achieve.
 
-Left: the rules by status — candidates first (they wait for a decision),
-then active rules (doctrine order), then retired and rejected ones — and
-under them the doctrine's size against its budget and the pruning
-suggestions (:mod:`brainwork.learn.prune`: overlapping rules to merge,
-stale rules to retire).
-
-Right: the highlighted rule. Its text is editable in place (``e``; ``esc``
-returns to the list; the edit is kept until approved or undone with
-``ctrl+z`` in the box). For a candidate: its evidence — each correction with
-its task, date, status and cosine similarity to the rule — and the
-cluster's similarity (from the last consolidation, else the mean pairwise
-similarity of its corrections). For an active rule: a small chart of its
-lesson's repeat-correction rate on tasks of its kind before and after it
-became active (:mod:`brainwork.learn.replay`) with the counts, and its
-size in the doctrine (tokens, share of the doctrine and of the budget).
-
-Keys (one each): ``a`` approve — a modal with the title, rule, why and
-apply to edit (the rule pre-filled with the in-place edit) and a checklist
-of the evidence (unchecked corrections go back to the inbox); it retires
-nothing, a candidate's ``proposed_supersedes`` is only shown as a
-suggestion — ``r`` reject (asks the reason), ``s`` approve superseding an
-older active rule (pick it, then the same modal with both texts side by
-side), ``R`` retire an active rule (asks an optional
-reason), ``c`` consolidate, ``o`` open the rule in the graph pane,
-``enter`` on an evidence row opens that correction's task, ``p`` shows the
-whole replay (lesson-in-the-room rate, every lesson's figures). Every
-decision is a vault operation (undo with ``u``).
-
-Reads run in one thread worker (group ``rules``): figures come from the
-embeddings cache; pages never embedded (a fresh vault) are embedded first
-with the model loaded in that worker (the store is held exclusively only
-for writing the vectors).
+Every decision (approve, supersede, reject, retire, consolidate) is one
+vault operation, undoable with ``u``. Reads run in one thread worker
+(group ``rules``) from the embeddings cache; pages never embedded are
+embedded first in that worker, which holds the store exclusively only to
+write the vectors (after any running index sync). Keys and walkthrough:
+docs/architecture.md ("The panes").
 """
 
 from __future__ import annotations
@@ -62,7 +36,7 @@ from brainwork.learn.rules import approve, list_rules, overview, reject, retire
 from brainwork.learn.similarity import mean_pairwise
 from brainwork.store import Store
 from brainwork.store import learning as q
-from brainwork.tui import learning, operations
+from brainwork.tui.learning import ConsolidationPhase, ReloadWhenShown
 from brainwork.tui.modals.approve_rule import ApprovalChoice, ApproveRuleScreen
 from brainwork.tui.modals.pick_rule import PickRuleScreen
 from brainwork.tui.modals.reason import ReasonScreen
@@ -387,7 +361,7 @@ class RuleText(TextArea):
     HELP_TITLE = "rule text"
 
 
-class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScreen):
+class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
     """Rule approval (pane 5)."""
 
     PANE_ID = "rules"
@@ -445,7 +419,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         self.watch(self.app, "background", self._background_changed)
         self._message("Reading the rules…")
         self.load()
-        learning.ensure_embedder(self.app)
+        self.app.learning.ensure_embedder()
         self.query_one(RuleList).focus()
 
     # -- reading ------------------------------------------------------------------
@@ -469,9 +443,9 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             self.post_message(RulesLoaded(request_id, first))
             if embed.loaded_embedder(app.config) is None:
                 self.post_message(RulesProgressed(request_id, f"Loading the embedding model to embed {_n(len(missing), 'page')}…"))
-            emb = learning.load_embedder(app)
+            emb = app.learning.load_embedder()
             self.post_message(RulesProgressed(request_id, f"Embedding {_n(len(missing), 'page')} ({emb.name})…"))
-            operations._wait_for_index(app)
+            app.operations.wait_for_index()
             with app.store.exclusive() as store:
                 embedded = embed.embed_pages(app.config, store, ids=missing, embedder=emb)
         if worker.is_cancelled:
@@ -790,7 +764,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             self.app.open_page(self.current)
 
     def action_consolidate(self) -> None:
-        learning.consolidate(self.app)
+        self.app.learning.consolidate()
 
     def action_replay(self) -> None:
         if self.view is not None and self.view.replay is not None:
@@ -819,8 +793,8 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
         def chosen(choice: ApprovalChoice | None) -> None:
             if choice is None:
                 return
-            operations.run_operation(
-                self.app, "approve rule",
+            self.app.operations.run(
+                "approve rule",
                 lambda config, store: approve(
                     config, store, rid, title=choice.title, text=choice.text, why=choice.why, apply=choice.apply,
                     evidence=choice.evidence, supersedes=choice.supersedes, today=today,
@@ -871,8 +845,8 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
         def rejected(reason: str | None) -> None:
             if reason:
-                operations.run_operation(
-                    self.app, "reject rule",
+                self.app.operations.run(
+                    "reject rule",
                     lambda config, store: reject(config, store, rid, reason, today=today),
                     message=self._decided, done=lambda decision: self._show_decision(decision, {"rejected_reason": reason}),
                 )
@@ -895,8 +869,8 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
 
         def retired(reason: str | None) -> None:
             if reason is not None:
-                operations.run_operation(
-                    self.app, "retire rule",
+                self.app.operations.run(
+                    "retire rule",
                     lambda config, store: retire(config, store, rid, reason or None, today=today),
                     message=self._decided, done=lambda decision: self._show_decision(decision, next_candidate=False),
                 )
@@ -941,7 +915,7 @@ class RulesScreen(learning.ReloadWhenShown, learning.ConsolidationPhase, PaneScr
             text += f"; retired {', '.join(decision.retired)}"
         return text + ".  (u undoes)"
 
-    # -- consolidation progress (learning.ConsolidationPhase) ---------------------------
+    # -- consolidation progress (ConsolidationPhase) ---------------------------
     def _phase_changed(self) -> None:
         self._update_subtitle()
 
