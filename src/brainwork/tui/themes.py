@@ -1,32 +1,10 @@
 """Workbench themes: TOML files turned into Textual themes.
 
-Where themes come from, in order (a later file with the same ``name``
-replaces an earlier one):
-
-1. the themes shipped with brainwork: the repository's ``themes/`` folder.
-   The package reaches it as ``brainwork/themes`` — in a source checkout or
-   an editable install that is a symlink to ``../../themes``; a built wheel
-   holds a copy (``[tool.setuptools.package-data]`` includes
-   ``themes/*.toml``), so one path serves both;
-2. the user's theme folder, ``Config.user_theme_dir``
-   (``$XDG_CONFIG_HOME/brainwork/themes``, else ``~/.config/brainwork/themes``).
-
-A theme file (``*.toml``)::
-
-    name = "my-theme"          # required, text
-    dark = true                # optional, default true
-    primary = "#5FA8D3"        # required colour
-    secondary = "#8E7DBE"      # optional colours: secondary, accent,
-    accent = "#F2A65A"         #   background, surface, panel, foreground,
-    background = "#14171C"     #   warning, error, success
-    ...
-    [variables]                # optional Textual theme variables
-    border = "#FFFFFF"
-
-Colours are anything :meth:`textual.color.Color.parse` accepts. A file that
-is not valid TOML, lacks ``name``/``primary``, has an unknown key or a bad
-colour is skipped and reported (the app shows every problem in one
-notification and falls back to :data:`DEFAULT_THEME`).
+Shipped themes (``brainwork/themes``, the repository's ``themes/`` folder:
+a symlink in a checkout, a copy in a wheel) load first, then the user's
+(``Config.user_theme_dir``); a later file with the same ``name`` replaces
+an earlier one. A bad file is skipped and reported, never fatal. The file
+format is in docs/architecture.md ("Themes").
 """
 
 from __future__ import annotations

@@ -1,25 +1,11 @@
 """The approve step of the rules pane: edit, choose the evidence, confirm.
 
-One modal for both decisions on a candidate:
-
-- **approve** (``a``): the four fields a rule page states — title, rule
-  (one imperative sentence), why (one sentence), apply (``when ...``) —
-  pre-filled and editable; below them a checklist of the candidate's
-  evidence corrections, all checked. Checked corrections support the
-  approved text and are promoted; unchecked ones go back to the inbox
-  (``open``, no longer evidence of the rule). A supersession consolidation
-  suggested (``proposed_supersedes:``) is shown as a note only: this
-  approval retires nothing.
-- **supersede** (``s``, after picking the older rule): the same, plus the
-  older rule's text and why beside the new ones (old left, new right), and
-  the confirm button says that the older rule is retired.
-
-``tab``/``shift+tab`` move between the fields, ``enter`` in a one-line
-field (title, apply) moves to the next one (the rule and why wrap in
-boxes), ``space`` toggles the highlighted correction, ``ctrl+s``
-or the confirm button approves, ``esc`` (or Cancel) cancels. Dismisses with
+One modal for approving a candidate (``a``) and for approving it in place
+of an older active rule (``s``, the older rule's text beside the new).
+Unchecked evidence goes back to the inbox; a suggested supersession is a
+note only (approving retires nothing unless superseding). Dismisses with
 an :class:`ApprovalChoice` or None; the caller runs the approval as one
-undoable operation.
+undoable operation. Walkthrough: docs/learning-loop.md ("The approval gate").
 """
 
 from __future__ import annotations

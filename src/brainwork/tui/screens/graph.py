@@ -1,24 +1,11 @@
 """The graph pane: pick a page, see its typed neighbourhood, preview pages.
 
-Left: the page list (filter by type with ``f``/``F``, by text with ``/``).
-Centre: the neighbourhood of the current page, 1 or 2 hops (``h``), grouped
-by edge type and direction; ``enter`` on a neighbour moves there, with
-back/forward history. Right: the preview of whatever page is highlighted
-(list or tree).
-
-Act where you look: ``r`` rename, ``s`` set type, ``m`` merge into…,
-``S`` split and ``e`` edit act on the highlighted page — the list's, or the
-tree's (the centre or a neighbour) — through :mod:`brainwork.tui.page_actions`,
-the operations and modals the findings pane's fixes use. ``g`` lists the
-links the previewed page writes (in the order written); ``enter`` there
-goes to the chosen page, as a click on a link in the preview does.
-``<``/``>`` narrow or widen the page list (the share is kept for the
-session); ``z`` (app-wide) maximises the focused panel.
-
-Store reads run in thread workers (groups ``neighbourhood`` and
-``preview``, each exclusive) that post :class:`NeighbourhoodLoaded` /
-:class:`PageLoaded` with the request id they were given; replies to an
-older request are dropped.
+Page actions (rename, set type, merge, split, edit) act on the highlighted
+page through :mod:`brainwork.tui.page_actions`. Store reads run in thread
+workers (groups ``neighbourhood`` and ``preview``, each exclusive) that
+post :class:`NeighbourhoodLoaded` / :class:`PageLoaded` with the request
+id they were given; replies to an older request are dropped. Walkthrough:
+docs/architecture.md ("The workbench", "The panes").
 """
 
 from __future__ import annotations
