@@ -52,9 +52,15 @@ MDLINK_REF_USE = re.compile(r"\]\[[^\]\n]*\]")
 #: list items and quotes a definition follows the markers).
 MDLINK_REF_DEF = re.compile(r"\[[^\]\n]+\]:.*$", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
+# A code span: a backtick run not preceded by a backtick, up to the first run
+# of the same length (not across a blank line). Written to start with the
+# literal backtick (searched in C): ten times faster than opening with the
+# lookbehind, the same matches.
+_INLINE_CODE = re.compile(r"(`(?<!``)`*+)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
+# A comment up to its first closing mark, or to the end of the text; the
+# possessive runs match what ``<!--.*?(?:-->|\Z)`` does, 2-4x faster.
+_HTML_COMMENT = re.compile(r"<!--(?:[^-]++|-(?!->))*+(?:-->|\Z)")
+_OBSIDIAN_COMMENT = re.compile(r"%%(?:[^%]++|%(?!%))*+(?:%%|\Z)")
 _CONTAINER = r"(?:>|[-*+]|\d{1,9}[.)])"
 #: A body without any of these has no block for markdown-it to find: a fence
 #: marker, a comment opener, or a line indented to four columns (at its start,
@@ -80,6 +86,9 @@ _BLOCK_EVENT = re.compile(
 #: HTML blocks that end at a closing tag or marker rather than at a blank
 #: line (CommonMark types 1, 3, 4 and 5).
 _HTML_UNTIL_MARKER = re.compile(r"<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|\?|![A-Za-z]|!\[CDATA\[)", re.IGNORECASE | re.MULTILINE)
+#: Lines that are each a whole comment block: ``<!--`` at the start, ``-->``
+#: later on the line (``<!-->`` closes itself, as markdown-it reads it).
+_COMMENT_LINES = re.compile(r"(?:<!(?=--)[^\n]*?-->[^\n]*(?:\n|\Z))+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 _LONE_CR = re.compile(r"\r(?!\n)")
 _NOT_EOL = re.compile(r"[^\r\n]+")
@@ -146,7 +155,8 @@ def _block_spans(body: str) -> list[tuple[int, int]] | None:
     fence opened at the start of a line closes at the first line of at
     least as many of its marker characters, indented by at most three
     spaces and followed only by spaces or tabs (or runs to the end of the
-    text); a line starting with ``<!--`` opens a comment block that ends with the first line containing ``-->``; both
+    text); a line starting with ``<!--`` opens a comment block that ends
+    with the first line containing ``-->`` (from the line's start); both
     interrupt a paragraph, a quote or a list item that is not indented. It
     gives up on a fence or comment block inside a quote or list item or
     indented at all, on one that may sit inside another HTML block, on a
@@ -167,10 +177,10 @@ def _block_spans(body: str) -> list[tuple[int, int]] | None:
 
     # Offsets in the padded text are one past the body's, so a match's start
     # (its line break) is the body offset of the line it opens.
-    for m in _BLOCK_EVENT.finditer("\n" + body):
+    padded = "\n" + body
+    while (m := _BLOCK_EVENT.search(padded, pos)) is not None:
         start = m.start()
-        if start < pos:
-            continue
+        pos = m.end()
         fence = m.group("fence")
         if fence is not None:
             if m.group("lead") or in_html(start):
@@ -187,37 +197,35 @@ def _block_spans(body: str) -> list[tuple[int, int]] | None:
             end = len(body) if close is None else min(close.end() + 1, len(body))
             spans.append((start, end))
             pos = block_end = end
-            continue
-        if m.group("indent") is not None:
+        elif m.group("indent") is not None:
             if start == 0 or start == block_end:
                 return None
             prev = body[body.rfind("\n", 0, start - 1) + 1 : start - 1].rstrip("\r")
             if _BLOCK_END.match(prev):
                 return None
-            continue
-        if m.group("deep") is not None:
+        elif m.group("deep") is not None:
             return None
-        if m.group("html") is not None:
+        elif m.group("html") is not None:
             html_from = start
             html_sticky = html_sticky or bool(_HTML_UNTIL_MARKER.match(body, m.start("html") - 1))
-            continue
-        # "<!--": a comment block, or inline HTML the comment pattern masks anyway.
-        start -= 1
-        line_start = body.rfind("\n", 0, start) + 1
-        prefix = body[line_start:start]
-        if not prefix:
-            if in_html(line_start):
-                return None
-            close_at = body.find("-->", line_start)
-            if close_at == -1:
-                end = len(body)
-            else:
-                nl = body.find("\n", close_at)
-                end = len(body) if nl == -1 else nl + 1
-            spans.append((line_start, end))
-            pos = block_end = end
-        elif not prefix.strip() or _CONTAINER_PREFIX.fullmatch(prefix):
-            return None  # indented: maybe inside a list item, which may end before the comment does
+        else:  # "<!--": a comment block, or inline HTML the comment pattern masks anyway
+            start -= 1
+            line_start = body.rfind("\n", 0, start) + 1
+            prefix = body[line_start:start]
+            if not prefix:
+                if in_html(line_start):
+                    return None
+                run = _COMMENT_LINES.match(body, line_start)
+                if run is not None:  # one or more comment blocks of one line each
+                    end = run.end()
+                else:
+                    close_at = body.find("-->", line_start)
+                    nl = -1 if close_at == -1 else body.find("\n", close_at)
+                    end = len(body) if nl == -1 else nl + 1
+                spans.append((line_start, end))
+                pos = block_end = end
+            elif not prefix.strip() or _CONTAINER_PREFIX.fullmatch(prefix):
+                return None  # indented: maybe inside a list item, which may end before the comment does
     return spans
 
 
@@ -353,8 +361,10 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
                 start -= 1
-            if wiki_spans and any(a <= start < b for a, b in wiki_spans):
-                continue
+            if wiki_spans:
+                k = bisect_right(wiki_spans, (start, len(masked) + 1)) - 1  # the last one starting at or before
+                if k >= 0 and start < wiki_spans[k][1]:
+                    continue
             dest = body[m.start(2) : m.end(2)]
             if dest.startswith("<") and dest.endswith(">"):
                 dest = dest[1:-1]
