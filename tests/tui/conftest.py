@@ -80,6 +80,21 @@ def settle():
 
 
 @pytest.fixture
+def palette(settle):
+    """``await palette(pilot, "pane: rules")``: ctrl+p, type the command, enter."""
+
+    async def run(pilot, command: str) -> None:
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*command)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    return run
+
+
+@pytest.fixture
 def learning_config(tmp_path_factory, tmp_path: Path) -> Config:
     """A copy of sample_vault/ with its store indexed and embedded by the real model."""
     return copy_template(learning_template(tmp_path_factory), tmp_path)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from textual.widgets import OptionList
+
 from brainwork.config import load_config
 from brainwork.tui.screens.findings import FindingList, FindingsScreen
 
@@ -16,6 +18,17 @@ DIARY = "tasks/2026-09-14-renew-cert-billing"
 
 def plain(widget) -> str:
     return str(widget.render())
+
+
+def choices(prompt) -> list[str]:
+    """The choices a :class:`ChoicePrompt` lists, as shown, top first."""
+    olist = prompt.query_one("#choice-list", OptionList)
+    return [str(olist.get_option_at_index(i).prompt) for i in range(olist.option_count)]
+
+
+def page_of(choice: str) -> str:
+    """The page id a page choice shows after its title ("Title  id  0.83")."""
+    return choice.split("  ")[1]
 
 
 async def open_findings(pilot, settle) -> FindingsScreen:

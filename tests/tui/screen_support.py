@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -51,6 +52,11 @@ def screen_text(app) -> list[str]:
     return ["".join(row) for row in rows]
 
 
+def shown_text(app) -> str:
+    """:func:`screen_text` as one string, rows joined by newlines."""
+    return "\n".join(screen_text(app))
+
+
 @dataclass(frozen=True)
 class Toasted:
     """A notification as its toast shows it."""
@@ -74,6 +80,19 @@ def toasts(app) -> list[Toasted]:
         severity = next(s for s in ("information", "warning", "error") if toast.has_class(f"-{s}"))
         shown.append(Toasted(title, message, severity))
     return shown
+
+
+async def toast_titled(pilot, title: str, deadline: float = 15.0) -> Toasted:
+    """Let the app run until a toast titled ``title`` shows (a notice raised
+    at start-up may time out before a busy machine's start-up settles)."""
+    end = time.monotonic() + deadline
+    while True:
+        shown = [t for t in toasts(pilot.app) if t.title == title]
+        if shown:
+            return shown[0]
+        if time.monotonic() > end:
+            raise AssertionError(f"no toast {title!r} within {deadline} s")
+        await pilot.pause(0.02)
 
 
 def finished(messages: list, label: str) -> list[OperationFinished]:

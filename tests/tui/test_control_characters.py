@@ -4,7 +4,6 @@ bidi overrides are drawn as visible characters (see brainwork.display)."""
 
 from __future__ import annotations
 
-import os
 
 from brainwork.config import load_config
 from brainwork.display import CONTROL_PICTURES

@@ -12,7 +12,8 @@ from brainwork.analysis.findings import check
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
 from brainwork.service.views import fixes_for, group_findings, suggestions_of
-from brainwork.tui.screens.findings import FindingList, FindingsScreen, editor_command
+from brainwork.tui.page_actions import editor_command
+from brainwork.tui.screens.findings import FindingList
 from brainwork.tui.screens.undo_log import UndoTable
 from brainwork.vault.parse import parse_file
 
@@ -21,18 +22,21 @@ from findings_support import (  # tests/tui is on sys.path (pytest prepend mode)
     DIARY,
     SIZE,
     UNTYPED,
+    choices,
     codes_and_pages,
     findings_vault_config,
     move_to,
     open_findings,
+    page_of,
     plain,
     snap_app,
 )
+from screen_support import toasts
 
 
 async def test_findings_are_grouped_with_counts_and_show_evidence(sample_config, settle) -> None:
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_findings(pilot, settle)
         with app.store.use() as store:
             expected = check(sample_config, store)
@@ -70,7 +74,8 @@ async def test_findings_are_grouped_with_counts_and_show_evidence(sample_config,
 
         # a group header folds with enter and unfolds again
         await pilot.press("k")
-        assert screen.current is None and screen._current_group() == "untyped"
+        header = olist.get_option_at_index(olist.highlighted)
+        assert screen.current is None and header.id == "g:untyped" and str(header.prompt).startswith("▾ untyped")
         await pilot.press("enter")
         assert "untyped" in screen.collapsed
         assert all(not olist.get_option_at_index(i).id.startswith("f:") or
@@ -94,7 +99,7 @@ async def test_findings_are_grouped_with_counts_and_show_evidence(sample_config,
         # e hands the terminal to $EDITOR; a headless run says it cannot
         await pilot.press("e")
         await settle(pilot)
-        assert any("cannot hand over to an editor" in n.message for n in app._notifications)
+        assert any(t.title == "Edit" and "cannot hand over to an editor" in t.message for t in toasts(app))
         assert app.screen is screen
 
 
@@ -102,7 +107,7 @@ async def test_set_type_refreshes_the_list_shows_in_the_undo_log_and_undoes(samp
     path = sample_config.vault / f"{UNTYPED}.md"
     original = path.read_bytes()
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_findings(pilot, settle)
         before = len(screen.findings)
         await move_to(pilot, screen, "untyped", UNTYPED)
@@ -110,7 +115,7 @@ async def test_set_type_refreshes_the_list_shows_in_the_undo_log_and_undoes(samp
         await settle(pilot)
         prompt = app.screen
         assert isinstance(prompt, ChoicePrompt)
-        assert prompt._values[0] == "topic"  # the suggested type comes first
+        assert choices(prompt)[0] == "topic  suggested"  # the suggested type comes first
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen is screen
@@ -119,7 +124,7 @@ async def test_set_type_refreshes_the_list_shows_in_the_undo_log_and_undoes(samp
         assert len(screen.findings) == before - 1
         # the cursor moved on to the next finding, not to the top
         assert screen.current is not None and screen.current.page != UNTYPED
-        assert any("set type of topics/on-call-handover" in n.message for n in app._notifications)
+        assert any("set type of topics/on-call-handover" in t.message for t in toasts(app))
 
         await pilot.press("3")
         await settle(pilot)
@@ -176,10 +181,10 @@ async def test_retarget_a_dead_link_to_a_page_found_by_typing(sample_config, set
         await pilot.press("l")
         prompt = app.screen
         assert isinstance(prompt, ChoicePrompt)
-        assert prompt._values[: len(suggested)] == suggested
+        assert [page_of(c) for c in choices(prompt)[: len(suggested)]] == suggested
         await pilot.press(*"edge proxy")
         await settle(pilot)
-        assert prompt._values and prompt._values[0] == "systems/edge-proxy"
+        assert choices(prompt) and page_of(choices(prompt)[0]) == "systems/edge-proxy"
         await pilot.press("enter")
         await settle(pilot)
         text = path.read_text(encoding="utf-8")
@@ -195,7 +200,7 @@ async def test_create_the_missing_page_and_remove_a_dead_link(sample_config, set
         await move_to(pilot, screen, "dead-link", DEAD_SOURCE)
         await pilot.press("c")
         assert isinstance(app.screen, ChoicePrompt)
-        assert app.screen._values[:2] == ["system", ""]  # the folder's type first, then "(no type)"
+        assert choices(app.screen)[:2] == ["system  suggested", "(no type)"]  # the folder's type first, then none
         await pilot.press(*"system", "enter")
         await settle(pilot)
         created = sample_config.vault / "systems" / "legacy-ftp.md"

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
+from textual.notifications import Notify
+
 from brainwork.store import graph
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.screens.graph import neighbourhood_title
+
+from screen_support import toast_titled  # tests/tui is on sys.path (pytest prepend mode)
 
 CERTBOT = "tools/certbot"
 
@@ -54,11 +58,13 @@ async def test_parse_error_notice_counts_files_and_says_what_happened(make_vault
         "c.md": "# C\n",
     })
     app = BrainworkApp(load_config(vault))
-    async with app.run_test(size=(120, 40)) as pilot:
+    messages: list = []
+    async with app.run_test(size=(120, 40), notifications=True, message_hook=messages.append) as pilot:
+        note = await toast_titled(pilot, "Parse errors")
+        assert "2 files could not be read completely" in note.message, note
         await settle(pilot)
-        texts = [n.message for n in app._notifications]
-        assert any("2 files could not be read completely" in t for t in texts), texts
-        assert not any("could not be indexed" in t for t in texts)
+        texts = [m.notification.message for m in messages if isinstance(m, Notify)]
+        assert not any("could not be indexed" in t for t in texts), texts
         app.action_parse_errors()
         await settle(pilot)
         assert isinstance(app.screen, ParseErrorsScreen)

@@ -26,6 +26,8 @@ from brainwork.tui.screens.findings import FindingsScreen
 from brainwork.tui.screens.inbox import InboxScreen
 from brainwork.tui.widgets.page_list import PageList
 
+from screen_support import toasts  # tests/tui is on sys.path (pytest prepend mode)
+
 SIZE = (120, 40)
 DEADLINE = 15.0  # seconds; the watcher answers in about 0.2 s plus the sync
 TASK = "tasks/2026-09-02-renew-cert-billing-api"
@@ -62,7 +64,8 @@ def live_syncs(messages: list) -> list[IndexFinished]:
 
 
 def changed_on_disk(app) -> list[str]:
-    return [n.message for n in app._notifications if "changed on disk" in n.message]
+    """What the toasts on the screen say of files changed on disk."""
+    return [t.message for t in toasts(app) if "changed on disk" in t.message]
 
 
 async def open_with_watcher(pilot, settle) -> None:
@@ -73,7 +76,7 @@ async def open_with_watcher(pilot, settle) -> None:
 
 async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, settle) -> None:
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await open_with_watcher(pilot, settle)
         graph_list = app.screen.query_one(PageList)
         await pilot.press("4")
@@ -92,6 +95,7 @@ async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, set
         assert graph_list.row_count == pages + 1  # the graph pane, out of sight, refreshed too
         assert inbox.items[0].id == new  # newest first
         assert [t.id for t in inbox.items[0].tasks] == [TASK]
+        await pilot.pause()  # the toast mounts once the app took the notification
         assert changed_on_disk(app) == ["1 file changed on disk: 1 added"]
 
         # An edit and a deletion from outside are followed as well.
@@ -99,6 +103,7 @@ async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, set
         (sample_config.vault / f"{new}.md").unlink()
         await until(pilot, lambda: new not in [i.id for i in inbox.items], "the deleted correction gone")
         assert app.counts.pages == pages
+        await pilot.pause()  # the toast mounts once the app took the notification
         assert changed_on_disk(app) == ["1 file changed on disk: 1 removed"]
 
 
@@ -149,13 +154,11 @@ async def test_findings_follow_the_vault(sample_config, settle) -> None:
         await until(pilot, lambda: bool(dead_links_from_new_page()), "the new page's dead link in the findings")
 
 
-async def test_the_rules_pane_follows_the_vault(tmp_path_factory, tmp_path, settle) -> None:
+async def test_the_rules_pane_follows_the_vault(learning_config, settle) -> None:
     # The embedded sample vault of the learning panes' tests (no re-embedding).
     from brainwork.tui.screens.rules import RulesScreen
-    from learning_support import copy_template, learning_template
 
-    sample_config = copy_template(learning_template(tmp_path_factory), tmp_path)
-    app = BrainworkApp(sample_config)
+    app = BrainworkApp(learning_config)
     async with app.run_test(size=SIZE) as pilot:
         await open_with_watcher(pilot, settle)
         await pilot.press("5")
@@ -165,7 +168,7 @@ async def test_the_rules_pane_follows_the_vault(tmp_path_factory, tmp_path, sett
         await until(pilot, lambda: screen.view is not None, "the first read of the rules", deadline=60)
         new = "rules/written-outside-the-workbench"
         assert new not in screen.view.order
-        (sample_config.vault / f"{new}.md").write_text(
+        (learning_config.vault / f"{new}.md").write_text(
             "---\ntitle: Look before re-running\ntype: rule\ncreated: 2026-12-01\nstatus: candidate\n"
             'rule: "Read the failing log before re-running a job."\nwhy: Re-runs hide the cause.\n'
             'related:\n  - "[[corrections/2026-09-04-read-log-before-rerun]]"\n---\n\nA candidate written by hand.\n',
@@ -178,7 +181,7 @@ async def test_the_rules_pane_follows_the_vault(tmp_path_factory, tmp_path, sett
 async def test_a_burst_of_200_files_is_one_sync(sample_config, settle) -> None:
     messages: list = []
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=messages.append) as pilot:
         await open_with_watcher(pilot, settle)
         pages = app.counts.pages
         app.clear_notifications()
@@ -224,7 +227,7 @@ async def test_bursts_during_a_sync_coalesce_into_one_more(sample_config, settle
 async def test_the_workbenchs_own_operation_is_not_reported_or_reloaded(sample_config, settle) -> None:
     messages: list = []
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=messages.append) as pilot:
         await open_with_watcher(pilot, settle)
         app.clear_notifications()
         start = len(messages)
@@ -250,7 +253,7 @@ async def test_the_workbenchs_own_operation_is_not_reported_or_reloaded(sample_c
             report = sync.report
             assert not report.wrote and not (report.added or report.changed or report.removed)
         assert changed_on_disk(app) == []
-        assert any("Certbot CLI" in n.message or "rename" in n.message.lower() for n in app._notifications)
+        assert any("Certbot CLI" in t.message or "rename" in t.message.lower() for t in toasts(app))
         # One reload: the operation's own; the sync after it re-read nothing.
         assert len([m for m in after if isinstance(m, VaultLoaded)]) == 1
         assert app.page_search is not None and any(p.title == "Certbot CLI" for p in app.pages)

@@ -12,6 +12,7 @@ from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
 
 from findings_support import SIZE, codes_and_pages, findings_vault_config, move_to, open_findings, snap_app
+from screen_support import toasts
 
 KEPT = "tools/pg-dump"  # 9 pages link to it
 MERGED = "tools/pgdump"  # 2 links from one task
@@ -71,7 +72,7 @@ async def test_cancel_is_the_default_and_nothing_changes(sample_config, settle) 
 async def test_confirm_merges_the_pair_and_undo_says_it_cannot_be_undone(sample_config, settle) -> None:
     vault = sample_config.vault
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         modal = await open_merge(pilot, settle)
         await pilot.press("tab")
         assert app.focused is modal.query_one("#merge-confirm", Button)
@@ -84,7 +85,7 @@ async def test_confirm_merges_the_pair_and_undo_says_it_cannot_be_undone(sample_
         task = (vault / "tasks" / "2026-10-05-migrate-orders-db-pg16.md").read_text(encoding="utf-8")
         assert "[[tools/pgdump]]" not in task and "[[tools/pg-dump]]" in task
         assert ("duplicate", KEPT) not in codes_and_pages(screen) and ("duplicate", MERGED) not in codes_and_pages(screen)
-        assert any("cannot be undone" in n.message for n in app._notifications)
+        assert any("cannot be undone" in t.message for t in toasts(app))
         with app.store.use() as store:
             merges = [op for op in history(store) if op.kind == "merge"]
             assert len(merges) == 1 and not merges[0].reversible  # logged without its bytes
@@ -92,7 +93,7 @@ async def test_confirm_merges_the_pair_and_undo_says_it_cannot_be_undone(sample_
         app.clear_notifications()
         await pilot.press("u")
         await settle(pilot)
-        assert any("cannot be undone" in n.message for n in app._notifications)
+        assert any("cannot be undone" in t.message for t in toasts(app))
         assert not (vault / f"{MERGED}.md").exists()
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.notifications import Notify
+
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.themes import BUNDLED_THEME_DIR, DEFAULT_THEME, load_themes, parse_theme
+
+from screen_support import toast_titled, toasts  # tests/tui is on sys.path (pytest prepend mode)
 
 REPO_THEMES = Path(__file__).resolve().parents[2] / "themes"
 
@@ -45,24 +49,24 @@ def test_user_theme_replaces_by_name(tmp_path: Path) -> None:
     assert parse_theme(path).name == "brainwork-dark"
 
 
-async def test_app_reports_bad_user_themes_once_and_falls_back(snapshot_config, settle, monkeypatch) -> None:
+async def test_app_reports_bad_user_themes_once_and_falls_back(snapshot_config, settle, palette, monkeypatch) -> None:
     user = snapshot_config.user_theme_dir
     user.mkdir(parents=True)
     (user / "broken.toml").write_text("name = [", encoding="utf-8")
     (user / "also-broken.toml").write_text('name = "z"\n', encoding="utf-8")
     (user / "sunset.toml").write_text('name = "sunset"\nprimary = "#FF8800"\n', encoding="utf-8")
     monkeypatch.setenv("BRAINWORK_THEME", "no-such-theme")
+    messages: list = []
     app = BrainworkApp(snapshot_config)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40), notifications=True, message_hook=messages.append) as pilot:
+        note = await toast_titled(pilot, "Theme problems")
+        assert len([t for t in toasts(app) if t.title == "Theme problems"]) == 1
+        assert "broken.toml" in note.message and "also-broken.toml" in note.message
+        assert "'no-such-theme' is not known" in note.message
         await settle(pilot)
         assert app.theme == DEFAULT_THEME
-        notes = [n for n in app._notifications if n.title == "Theme problems"]
-        assert len(notes) == 1
-        assert "broken.toml" in notes[0].message and "also-broken.toml" in notes[0].message
-        assert "'no-such-theme' is not known" in notes[0].message
+        # once over the whole start-up, however long it took
+        assert sum(isinstance(m, Notify) and m.notification.title == "Theme problems" for m in messages) == 1
         assert "sunset" in app.available_themes
-        await pilot.press("ctrl+p", *"theme: sunset")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
+        await palette(pilot, "theme: sunset")
         assert app.theme == "sunset"

@@ -10,6 +10,7 @@ from brainwork.tui.app import BrainworkApp
 from brainwork.tui.screens.undo_log import UndoLogScreen, UndoTable, format_time
 
 from findings_support import findings_vault_config, move_to, snap_app  # tests/tui is on sys.path
+from screen_support import toasts
 
 SIZE = (120, 40)
 UNTYPED = "topics/on-call-handover"  # no type: in its (empty) frontmatter
@@ -20,14 +21,14 @@ def plain(widget) -> str:
 
 
 def notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [t.message for t in toasts(app)]
 
 
 async def test_an_operation_shows_in_the_log_and_undo_redo_work(sample_config, settle) -> None:
     path = sample_config.vault / f"{UNTYPED}.md"
     original = path.read_bytes()
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         assert app.check_action("undo", ()) is None and app.check_action("redo", ()) is None
         await pilot.press("3")
@@ -69,7 +70,7 @@ async def test_an_operation_shows_in_the_log_and_undo_redo_work(sample_config, s
         await pilot.press("u")
         await settle(pilot)
         assert path.read_bytes() == edited  # their work is not overwritten
-        errors = [n for n in app._notifications if n.severity == "error"]
+        errors = [t for t in toasts(app) if t.severity == "error"]
         assert errors and "changed since it was applied" in errors[-1].message
         assert "nothing was done" in errors[-1].title and f"{UNTYPED}.md" in errors[-1].message
         assert app.background is None  # the progress was cleared

@@ -10,6 +10,8 @@ from brainwork.tui.widgets.neighbour_tree import NeighbourTree
 from brainwork.tui.widgets.page_list import PageList
 from brainwork.tui.widgets.page_preview import PagePreview
 
+from screen_support import toasts  # tests/tui is on sys.path (pytest prepend mode)
+
 SIZE = (120, 40)
 RENEWAL = "tasks/2026-09-02-renew-cert-billing-api"  # used certbot, openssl, billing-api; corrected
 WITH_DEAD_LINK = "tasks/2026-09-09-renew-cert-edi-endpoint"  # links [[systems/legacy-ftp]] (missing)
@@ -96,7 +98,7 @@ async def test_navigate_a_neighbourhood_with_history(sample_config, settle) -> N
 
 async def test_two_hops_and_dead_links(sample_config, settle) -> None:
     app = BrainworkApp(sample_config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
         app.open_page(WITH_DEAD_LINK)
@@ -112,7 +114,7 @@ async def test_two_hops_and_dead_links(sample_config, settle) -> None:
         await pilot.press("enter")  # a dead link cannot be opened: a warning, no move
         await settle(pilot)
         assert screen.current == WITH_DEAD_LINK
-        assert any("dead link" in n.message for n in app._notifications)
+        assert any(t.title == "Dead link" and "dead link" in t.message for t in toasts(app))
 
         await pilot.press("h")
         await settle(pilot)
@@ -127,30 +129,22 @@ async def test_two_hops_and_dead_links(sample_config, settle) -> None:
         assert second == expected and second
 
 
-async def test_palette_finds_a_page_and_opens_it(sample_config, settle) -> None:
+async def test_palette_finds_a_page_and_opens_it(sample_config, settle, palette) -> None:
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.press(*"verify full cert chain")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
+        await palette(pilot, "verify full cert chain")
         screen = app.screen
         assert isinstance(screen, GraphScreen)
         assert screen.current == "rules/verify-full-cert-chain"
         assert screen.query_one(NeighbourTree).centre_id == "rules/verify-full-cert-chain"
 
 
-async def test_palette_switches_pane(sample_config, settle) -> None:
+async def test_palette_switches_pane(sample_config, settle, palette) -> None:
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.press(*"pane: rules")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
+        await palette(pilot, "pane: rules")
         assert app.screen.pane_id == "rules"
 
 

@@ -248,19 +248,14 @@ async def test_rename_a_neighbour_from_the_graph_pane_then_undo(snapshot_config,
         assert "ACME certbot" not in "\n".join(screen_text(app))
 
 
-async def test_set_type_from_the_palette_acts_on_the_page_in_view(snapshot_config, settle) -> None:
+async def test_set_type_from_the_palette_acts_on_the_page_in_view(snapshot_config, settle, palette) -> None:
     messages: list = []
     app = BrainworkApp(snapshot_config)
     async with app.run_test(size=SMALL, message_hook=messages.append) as pilot:
         await settle(pilot)
         app.open_page("notes/scratch")
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await settle(pilot)
-        await pilot.press(*"page: set type")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
+        await palette(pilot, "page: set type")
         assert isinstance(app.screen, ChoicePrompt)
         assert "notes/scratch" in app.screen.title_text
         await pilot.press(*"topic")
