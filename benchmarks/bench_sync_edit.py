@@ -2,11 +2,12 @@
 
 ``python -m benchmarks.bench_sync_edit [--pages 10000] [--runs 5] [--vault DIR] [--json]``
 
-What the workbench's live sync, ``brainwork serve`` and the next one-shot
-command pay after a person or an agent edits one page: ``sync(config,
-store)`` on an indexed vault where one file changed. Measured, each run in
-its own child process on the same store (open + sync + close, like the
-command line):
+What the next one-shot command pays after a person or an agent edits one
+page: the sync every command runs before it reads the store
+(:func:`brainwork.cli.common.synced`; ``brainwork index``, which prints the
+edge counts, adds the queries that count them) on an indexed vault where one
+file changed. Measured, each run in its own child process on the same store
+(open + sync + close, like the command line):
 
 - ``unchanged``: nothing changed (nothing is written);
 - ``text``: words appended to one page, its links as they were (the page's
@@ -56,7 +57,7 @@ def _child(vault: str, store: str, mode: str, page: str) -> dict:
         with path.open("a", encoding="utf-8") as f:
             f.write(f"\nsee [[nowhere-{time.time_ns()}]]\n")
     c0, t0 = _cpu(), time.perf_counter()
-    report = sync(config, st)
+    report = sync(config, st, counts=False)  # as cli.common.synced runs it
     c1, t1 = _cpu(), time.perf_counter()
     st.close()
     c2, t2 = _cpu(), time.perf_counter()

@@ -330,12 +330,12 @@ def synced(config: Config, store) -> None:
     here = served()
     fresh = here.freshness if here is not None else None
     if fresh is None:
-        report = sync(config, store)
+        report = sync(config, store, counts=False)  # nobody reads the edge counts here
     elif fresh.is_fresh(config):
         return
     else:
         generation = fresh.begin()
-        report = sync(config, store)
+        report = sync(config, store, counts=False)
         fresh.synced(generation)
     if here is not None and report.wrote:
         here.wrote = True

@@ -27,6 +27,7 @@ from brainwork.index.scan import is_indexed, skipped_prefixes
 from brainwork.model import Link, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
+from brainwork.store.delta import StoredFile
 from brainwork.store.schema import ABSENT_TEXT_COLUMNS
 from brainwork.vault.parse import oversize_page, page_id, parse_text
 from brainwork.vault.resolve import Resolver, norm
@@ -121,7 +122,7 @@ def sync_paths(config: Config, store: Store, paths: Iterable[str], *, counts: bo
         return report
 
 
-def plan_paths(config: Config, state: dict[str, dict], paths: Iterable[str]) -> FileChanges:
+def plan_paths(config: Config, state: dict[str, StoredFile], paths: Iterable[str]) -> FileChanges:
     """What the files ``paths`` (vault-relative, POSIX; repeats ignored)
     change against ``state`` (:func:`brainwork.store.delta.light_state`):
     each is read and parsed, a missing one is removed, one whose bytes
@@ -148,7 +149,7 @@ def plan_paths(config: Config, state: dict[str, dict], paths: Iterable[str]) -> 
         except FileNotFoundError:
             st = None
         if st is None or not os.path.isfile(full) or os.path.islink(full):
-            if old is not None and old["path"] == rel:
+            if old is not None and old.path == rel:
                 removed.append(pid)
                 error_paths.add(rel)
             continue
@@ -161,7 +162,7 @@ def plan_paths(config: Config, state: dict[str, dict], paths: Iterable[str]) -> 
                 page = oversize_page(rel, full, st.st_size, st.st_mtime_ns, max_bytes)
             else:
                 data = full.read_bytes()
-                if old and old["path"] == rel and old["kind"] == "page" and old["hash"] == hashlib.sha256(data).hexdigest():
+                if old and old.path == rel and old.kind == "page" and old.hash == hashlib.sha256(data).hexdigest():
                     touched.append((pid, st.st_mtime_ns))
                     continue
                 page = parse_text(rel, data, st.st_mtime_ns, max_bytes)
@@ -173,8 +174,8 @@ def plan_paths(config: Config, state: dict[str, dict], paths: Iterable[str]) -> 
         links_of[pid] = page.links
         error_paths.add(rel)
         errors.extend(asdict(e) for e in page.errors)
-        if old is not None and old["path"] != rel:  # same id, other spelling on disk
-            error_paths.add(old["path"])
+        if old is not None and old.path != rel:  # same id, other spelling on disk
+            error_paths.add(old.path)
         # A page kept under its id is updated in place (every column that
         # differs, path included), never deleted and re-created: edges
         # other files hold to it stay, and see delta.apply_delta on why a
@@ -230,7 +231,7 @@ def resolver_for(
     return Resolver(sub, sub_att, {p: names[p] for p in sub if p in names})
 
 
-def apply_changes(store: Store, state: dict[str, dict], changes: FileChanges) -> None:
+def apply_changes(store: Store, state: dict[str, StoredFile], changes: FileChanges) -> None:
     """Write ``changes`` as a partial sync
     (:func:`brainwork.store.delta.apply_delta`, one transaction), leaving
     the store as a full sync would.
@@ -282,17 +283,17 @@ class _Names:
     names: dict[str, list[str]]
 
     @classmethod
-    def stored(cls, store: Store, state: dict[str, dict]) -> "_Names":
+    def stored(cls, store: Store, state: dict[str, StoredFile]) -> "_Names":
         return cls(
-            [p for p, r in state.items() if r["kind"] == "page"],
-            [p for p, r in state.items() if r["kind"] != "page"],
+            [p for p, r in state.items() if r.kind == "page"],
+            [p for p, r in state.items() if r.kind != "page"],
             delta.page_names(store),
         )
 
-    def after(self, state: dict[str, dict], changes: FileChanges) -> "_Names":
+    def after(self, state: dict[str, StoredFile], changes: FileChanges) -> "_Names":
         """The files as they are once ``changes`` are written."""
         removed = set(changes.removed)
-        kind = {p: r["kind"] for p, r in state.items() if p not in removed}
+        kind = {p: r.kind for p, r in state.items() if p not in removed}
         names = {p: n for p, n in self.names.items() if p not in removed}
         for row in changes.added + changes.updated:
             kind[row["id"]] = row["kind"]
@@ -307,7 +308,7 @@ class _Names:
 
 
 def _affected_files(
-    store: Store, state: dict[str, dict], changes: FileChanges, old: _Names, new: _Names,
+    store: Store, state: dict[str, StoredFile], changes: FileChanges, old: _Names, new: _Names,
 ) -> tuple[set[str], dict[str, str]]:
     """The files whose edges must be rewritten, and the stored links JSON
     of those among them that were not re-parsed: the changed and removed
@@ -317,7 +318,7 @@ def _affected_files(
     changed, can; those are resolved both ways to be sure."""
     removed = set(changes.removed)
     structural = removed | {r["id"] for r in changes.added}
-    structural |= {r["id"] for r in changes.updated if state[r["id"]]["kind"] != r["kind"]}
+    structural |= {r["id"] for r in changes.updated if state[r["id"]].kind != r["kind"]}
     watch: set[str] = {norm(p.rsplit("/", 1)[-1]) for p in structural}
     for pid in set(changes.links_of) | removed | {r["id"] for r in changes.updated}:
         if old.names.get(pid) != new.names.get(pid):

@@ -11,7 +11,7 @@ transaction.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from brainwork.store.db import Store
 from brainwork.store.graph import _schemas, _table, page_table
@@ -67,16 +67,26 @@ def file_edges(store: Store, files: list[str]) -> dict[tuple[str, str], list[dic
 FEW_FILES = 16
 
 
-def light_state(store: Store) -> dict[str, dict[str, Any]]:
-    """Per page id: ``path``, ``kind``, ``hash``, ``size``, ``mtime_ns`` —
-    what change detection needs, read as one Arrow table (~0.05 s CPU at
-    50,000 pages; titles, aliases and links are read only when needed, by
-    :func:`page_names` and :func:`page_links`)."""
-    cols = ("id", "path", "kind", "hash", "size", "mtime_ns")
-    t = store.arrow("MATCH (p:Page) RETURN " + ", ".join(f"p.{c} AS {c}" for c in cols)).to_pydict()
+class StoredFile(NamedTuple):
+    """What change detection needs of one stored page or attachment (a
+    named tuple: one is made per page on every sync)."""
+
+    path: str
+    kind: str
+    hash: str
+    size: int
+    mtime_ns: int
+
+
+def light_state(store: Store) -> dict[str, StoredFile]:
+    """Per page id, what change detection needs (:class:`StoredFile`);
+    titles, aliases and links are read only when needed, by
+    :func:`page_names` and :func:`page_links`. Read as rows, not Arrow: at
+    50,000 pages both cost ~0.1 s CPU, but a sync that writes only a few rows
+    then never imports pyarrow (~0.1 s)."""
     return {
-        i: {"path": p, "kind": k, "hash": h, "size": s, "mtime_ns": m}
-        for i, p, k, h, s, m in zip(*(t[c] for c in cols))
+        r[0]: StoredFile(*r[1:])
+        for r in store.execute("MATCH (p:Page) RETURN p.id, p.path, p.kind, p.hash, p.size, p.mtime_ns")
     }
 
 
@@ -174,8 +184,6 @@ def apply_delta(
     adds ~0.1-0.8 s to the COMMIT (kuzu 0.11.3, measured here), whatever its
     size.
     """
-    import pyarrow as pa
-
     with store.write():
         # Kùzu 0.11.3: on a multi-pair REL table (Page->Page, Page->Missing)
         # a filtered DELETE through unlabelled endpoints skips or picks the
@@ -217,6 +225,8 @@ def apply_delta(
             )
         if new_missing:
             if len(new_missing) >= NODE_COPY_MIN:
+                import pyarrow as pa  # here only: a sync writing a few rows never imports it
+
                 store.copy("Missing", pa.table({"id": pa.array(sorted(new_missing), pa.string())}))
             else:
                 store.execute("UNWIND $ids AS i CREATE (:Missing {id: i})", {"ids": sorted(new_missing)})
@@ -228,9 +238,8 @@ def apply_delta(
         # 2.8 s at 50,000, measured here): so an edit that leaves its links
         # as they were writes no edge at all, and one that changes them
         # pays one checkpoint.
-        edge_schema = _schemas()[1]
         for (table, node), rows in edge_inserts.items():
-            store.copy(table, _table(rows, edge_schema), ("Page", node))
+            store.copy(table, _table(rows, _schemas()[1]), ("Page", node))
         # Dead-link targets nothing points at any more. Each table is asked
         # with labelled endpoints: an unlabelled `()-[]->(m)` pattern can miss
         # rows of the second pair of a multi-pair REL table (kuzu 0.11.3), and
