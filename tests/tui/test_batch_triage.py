@@ -10,11 +10,8 @@ exported) and on the messages the panes post.
 
 from __future__ import annotations
 
-import html
-import re
 import threading
 
-import pytest
 from textual.widgets import Input
 
 from brainwork.learn.capture import propose_correction
@@ -32,43 +29,22 @@ from brainwork.tui.screens.findings import FindingsResolved, FindingsScreen
 from brainwork.tui.screens.inbox import CorrectionsTriaged, InboxScreen
 from brainwork.tui.screens.rules import RulesDecided, RulesScreen
 from brainwork.vault.edit import frontmatter_fields
-from learning_support import copy_template, learning_template
+
+from learning_support import show_pane, to_correction  # tests/tui is on sys.path (pytest prepend mode)
+from screen_support import shown_text
 
 SIZE = (120, 40)
 TASK = "tasks/2026-09-02-renew-cert-billing-api"
 CI = "rules/read-ci-log-before-rerun"
 
 
-@pytest.fixture
-def config(tmp_path_factory, tmp_path, monkeypatch):
-    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
-    return copy_template(learning_template(tmp_path_factory), tmp_path)
-
-
-def screen_text(app) -> str:
-    """What the terminal shows, line by line (from the exported SVG)."""
-    svg = app.export_screenshot()
-    rows: dict[float, list[tuple[float, str]]] = {}
-    for m in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
-        rows.setdefault(float(m.group(2)), []).append((float(m.group(1)), html.unescape(m.group(3))))
-    return "\n".join("".join(t for _, t in sorted(r)).replace("\xa0", " ") for _, r in sorted(rows.items()))
-
-
-def vault_bytes(config) -> dict[str, bytes]:
-    return {str(p.relative_to(config.vault)): p.read_bytes() for p in config.vault.rglob("*.md")
+def vault_bytes(rules_config) -> dict[str, bytes]:
+    return {str(p.relative_to(rules_config.vault)): p.read_bytes() for p in rules_config.vault.rglob("*.md")
             if ".brainwork" not in p.parts}
 
 
-def fields(config, page: str) -> dict:
-    return frontmatter_fields((config.vault / f"{page}.md").read_text(encoding="utf-8"))
-
-
-async def show(pilot, settle, key: str, cls):
-    await settle(pilot)
-    await pilot.press(key)
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, cls)
-    return pilot.app.screen
+def fields(rules_config, page: str) -> dict:
+    return frontmatter_fields((rules_config.vault / f"{page}.md").read_text(encoding="utf-8"))
 
 
 async def wait_for(pilot, predicate, rounds: int = 400) -> None:
@@ -102,12 +78,12 @@ class Gate:
 
 
 # -- the inbox -------------------------------------------------------------------------
-async def test_batch_dismiss_is_one_operation_and_one_undo_restores_all(config, settle) -> None:
-    before = vault_bytes(config)
+async def test_batch_dismiss_is_one_operation_and_one_undo_restores_all(rules_config, settle) -> None:
+    before = vault_bytes(rules_config)
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await show(pilot, settle, "4", InboxScreen)
+        screen = await show_pane(pilot, settle, "4", InboxScreen)
         first = [screen.items[i].id for i in range(4)]
         # space marks the row and moves on to the next; v marks from the
         # last mark to the cursor
@@ -115,7 +91,7 @@ async def test_batch_dismiss_is_one_operation_and_one_undo_restores_all(config, 
         await pilot.press("j")
         await pilot.press("v")
         await settle(pilot)
-        text = screen_text(app)
+        text = shown_text(app)
         assert "3 marked" in text
         assert text.count("● ") == 3
         await pilot.press("d")
@@ -128,9 +104,9 @@ async def test_batch_dismiss_is_one_operation_and_one_undo_restores_all(config, 
         triaged = [m for m in messages if isinstance(m, CorrectionsTriaged)]
         assert triaged and set(triaged[-1].ids) == set(first[:3])
         for cid in first[:3]:
-            assert fields(config, cid)["status"] == "dismissed"
-        assert fields(config, first[3])["status"] != "dismissed"
-        text = screen_text(app)
+            assert fields(rules_config, cid)["status"] == "dismissed"
+        assert fields(rules_config, first[3])["status"] != "dismissed"
+        text = shown_text(app)
         assert "marked" not in text.splitlines()[1]
         with app.store.use() as store:
             newest = changeset.history(store, limit=1)[0]
@@ -138,45 +114,25 @@ async def test_batch_dismiss_is_one_operation_and_one_undo_restores_all(config, 
 
         await pilot.press("u")  # ONE undo brings every one of them back
         await settle(pilot)
-        assert vault_bytes(config) == before
+        assert vault_bytes(rules_config) == before
         assert [i.id for i in screen.items[:4]] == first
 
 
-async def test_inbox_header_counts_states_apart(config, settle) -> None:
-    propose_correction(config, {"title": "Proposed: no, ask first", "wrong": "no, ask first", "corrects": TASK,
-                                "session": "s-9", "turn": "1", "created": "2026-11-30"})
-    app = BrainworkApp(config)
+async def test_inbox_header_counts_states_apart(rules_config, settle) -> None:
+    propose_correction(rules_config, {"title": "Proposed: no, ask first", "wrong": "no, ask first", "corrects": TASK,
+                                      "session": "s-9", "turn": "1", "created": "2026-11-30"})
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
-        await show(pilot, settle, "4", InboxScreen)
+        await show_pane(pilot, settle, "4", InboxScreen)
         # sample_vault: 7 open and 8 clustered corrections, and the proposal
-        assert "Correction inbox · 7 open · 8 clustered · 1 proposed" in screen_text(app)
+        assert "Correction inbox · 7 open · 8 clustered · 1 proposed" in shown_text(app)
 
 
-async def test_rule_picker_lists_the_closest_rules_first(config, settle) -> None:
-    app = BrainworkApp(config)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await show(pilot, settle, "4", InboxScreen)
-        for _ in range(40):
-            if screen.highlighted_id == "corrections/2026-10-26-empty-dump-file":
-                break
-            await pilot.press("j")
-        await pilot.press("l")
-        await settle(pilot)
-        modal = app.screen
-        assert isinstance(modal, PickRuleScreen)
-        options = modal.query_one(RuleOptions)
-        listed = [options.get_option_at_index(i).id for i in range(options.option_count)]
-        # a correction about an empty database dump is closest to the backup rule
-        assert listed[0] == "rules/backup-and-dry-run-before-migration"
-        assert "cosine similarity" in modal.note
-        await pilot.press("escape")
-
-
-async def test_inbox_shows_a_dismissal_before_its_reread_lands(config, settle, monkeypatch) -> None:
+async def test_inbox_shows_a_dismissal_before_its_reread_lands(rules_config, settle, monkeypatch) -> None:
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await show(pilot, settle, "4", InboxScreen)
+        screen = await show_pane(pilot, settle, "4", InboxScreen)
         gate = Gate(inbox_module.inbox_view, free=0)
         monkeypatch.setattr(inbox_module, "inbox_view", gate)
         victim = screen.items[0]
@@ -186,19 +142,19 @@ async def test_inbox_shows_a_dismissal_before_its_reread_lands(config, settle, m
         await wait_for(pilot, lambda: any(isinstance(m, CorrectionsTriaged) for m in messages))
         await pilot.pause()
         assert gate.calls <= 1 and not gate.event.is_set()  # the re-read is still held
-        assert victim.title[:20] not in screen_text(app)
-        assert "Correction inbox · 6 open · 8 clustered" in screen_text(app)
+        assert victim.title[:20] not in shown_text(app)
+        assert "Correction inbox · 6 open · 8 clustered" in shown_text(app)
         gate.release()
         await settle(pilot)
-        assert "Correction inbox · 6 open · 8 clustered" in screen_text(app)
+        assert "Correction inbox · 6 open · 8 clustered" in shown_text(app)
 
 
 # -- the rules pane at once --------------------------------------------------------------
-async def test_rules_pane_shows_a_rejection_at_once(config, settle, monkeypatch) -> None:
+async def test_rules_pane_shows_a_rejection_at_once(rules_config, settle, monkeypatch) -> None:
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await show(pilot, settle, "5", RulesScreen)
+        screen = await show_pane(pilot, settle, "5", RulesScreen)
         assert screen.current == CI
         # From now on every re-read is held: only the operation's result can
         # make the pane show the rejection.
@@ -211,22 +167,22 @@ async def test_rules_pane_shows_a_rejection_at_once(config, settle, monkeypatch)
         await wait_for(pilot, lambda: any(isinstance(m, RulesDecided) for m in messages))
         await pilot.pause()
         assert not gate.event.is_set()
-        text = screen_text(app)
+        text = shown_text(app)
         assert "Rules · 1 candidate" in text
         assert "Rejected(2)" in text.replace(" ", "")
         assert "cite-sources-in-posts · candidate" in text  # the cursor moved on to the next candidate
-        assert fields(config, CI)["status"] == "rejected"
+        assert fields(rules_config, CI)["status"] == "rejected"
         gate.release()
         await settle(pilot)
-        text = screen_text(app)
+        text = shown_text(app)
         assert "Rules · 1 candidate" in text and "Rejected(2)" in text.replace(" ", "")
 
 
-async def test_rules_pane_shows_an_approval_at_once(config, settle, monkeypatch) -> None:
+async def test_rules_pane_shows_an_approval_at_once(rules_config, settle, monkeypatch) -> None:
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        await show(pilot, settle, "5", RulesScreen)
+        await show_pane(pilot, settle, "5", RulesScreen)
         gate = Gate(rules_module.read_rules_view, free=0)
         monkeypatch.setattr(rules_module, "read_rules_view", gate)
         await pilot.press("a")
@@ -235,12 +191,12 @@ async def test_rules_pane_shows_an_approval_at_once(config, settle, monkeypatch)
         await wait_for(pilot, lambda: any(isinstance(m, RulesDecided) for m in messages))
         await pilot.pause()
         assert not gate.event.is_set()
-        text = screen_text(app).replace(" ", "")
+        text = shown_text(app).replace(" ", "")
         assert "Active(3)" in text and "Candidates(1)" in text
-        assert fields(config, CI)["status"] == "active"
+        assert fields(rules_config, CI)["status"] == "active"
         gate.release()
         await settle(pilot)
-        assert "Active(3)" in screen_text(app).replace(" ", "")
+        assert "Active(3)" in shown_text(app).replace(" ", "")
 
 
 # -- the findings ----------------------------------------------------------------------
@@ -252,12 +208,12 @@ async def _cursor_to_key(pilot, screen: FindingsScreen, key: str) -> None:
     raise AssertionError(f"{key} not in the findings list")
 
 
-async def test_batch_fix_applies_suggested_fixes_in_one_undoable_operation(config, settle) -> None:
-    before = vault_bytes(config)
+async def test_batch_fix_applies_suggested_fixes_in_one_undoable_operation(rules_config, settle) -> None:
+    before = vault_bytes(rules_config)
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await show(pilot, settle, "2", FindingsScreen)
+        screen = await show_pane(pilot, settle, "2", FindingsScreen)
         untyped = [f for f in screen.findings if f.code == "untyped" and f.target]
         diary = [f for f in screen.findings if f.code == "diary-title"][:1]
         wanted = untyped + diary
@@ -266,29 +222,29 @@ async def test_batch_fix_applies_suggested_fixes_in_one_undoable_operation(confi
             await _cursor_to_key(pilot, screen, f.key)
             await pilot.press("space")
         await settle(pilot)
-        assert f"{len(wanted)} marked" in screen_text(app)
+        assert f"{len(wanted)} marked" in shown_text(app)
         await pilot.press("F")
         await settle(pilot)
         resolved = [m for m in messages if isinstance(m, FindingsResolved)]
         assert resolved and set(resolved[-1].keys) == {f.key for f in wanted}
         for f in untyped:
-            assert fields(config, f.page)["type"] == f.target
+            assert fields(rules_config, f.page)["type"] == f.target
         with app.store.use() as store:
             newest = changeset.history(store, limit=1)[0]
         assert newest.kind == "batch-fix"
         assert not {f.key for f in wanted} & {f.key for f in screen.findings}
-        assert "marked" not in screen_text(app)
+        assert "marked" not in shown_text(app)
 
         await pilot.press("u")
         await settle(pilot)
-        assert vault_bytes(config) == before
+        assert vault_bytes(rules_config) == before
         assert {f.key for f in wanted} <= {f.key for f in screen.findings}
 
 
-async def test_batch_dismiss_findings_one_undo(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_batch_dismiss_findings_one_undo(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await show(pilot, settle, "2", FindingsScreen)
+        screen = await show_pane(pilot, settle, "2", FindingsScreen)
         keys = [f.key for f in screen.findings if f.code == "dead-link"][:2]
         for key in keys:
             await _cursor_to_key(pilot, screen, key)
@@ -305,19 +261,19 @@ async def test_batch_dismiss_findings_one_undo(config, settle) -> None:
 
 
 # -- the review queue ------------------------------------------------------------------
-async def test_dream_pane_accepts_and_declines_with_one_key(config, settle) -> None:
+async def test_dream_pane_accepts_and_declines_with_one_key(rules_config, settle) -> None:
     from brainwork.learn.dream import dream
 
-    with Store(config.store) as store:
-        report = dream(config, store)
+    with Store(rules_config.store) as store:
+        report = dream(rules_config, store)
     retitles = [p for p in report.proposals if p.kind == "retitle"]
     assert len(retitles) >= 2
     first, second = retitles[0], retitles[1]
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await show(pilot, settle, "6", DreamScreen)
-        text = screen_text(app)
+        screen = await show_pane(pilot, settle, "6", DreamScreen)
+        text = shown_text(app)
         assert f"Review queue · {len(report.proposals)} pending" in text
         assert "retitle" in text and "Reason" in text and "Accepting" in text
         while screen.highlighted.id != first.id:
@@ -325,9 +281,9 @@ async def test_dream_pane_accepts_and_declines_with_one_key(config, settle) -> N
         await pilot.press("y")
         await settle(pilot)
         assert any(isinstance(m, ProposalDecided) and m.state == "accepted" for m in messages)
-        assert fields(config, first.payload["page"]).get("title") == first.payload["new_title"] or \
-            first.payload["new_title"] in (config.vault / f"{first.payload['page']}.md").read_text(encoding="utf-8")
-        assert f"Review queue · {len(report.proposals) - 1} pending" in screen_text(app)
+        assert fields(rules_config, first.payload["page"]).get("title") == first.payload["new_title"] or \
+            first.payload["new_title"] in (rules_config.vault / f"{first.payload['page']}.md").read_text(encoding="utf-8")
+        assert f"Review queue · {len(report.proposals) - 1} pending" in shown_text(app)
         with app.store.use() as store:
             assert changeset.history(store, limit=1)[0].kind == "rename"
 
@@ -336,30 +292,30 @@ async def test_dream_pane_accepts_and_declines_with_one_key(config, settle) -> N
         await pilot.press("n")
         await settle(pilot)
         assert any(isinstance(m, ProposalDecided) and m.state == "declined" for m in messages)
-        assert f"Review queue · {len(report.proposals) - 2} pending" in screen_text(app)
+        assert f"Review queue · {len(report.proposals) - 2} pending" in shown_text(app)
 
         await pilot.press("a")  # the decided ones too
         await settle(pilot)
-        text = screen_text(app)
+        text = shown_text(app)
         assert "accepted" in text and "declined" in text
         await pilot.press("u")  # the accepted rename is in the undo log
         await settle(pilot)
-        assert "undone" in screen_text(app)
+        assert "undone" in shown_text(app)
 
 
 # -- proposed corrections -----------------------------------------------------------------
-async def test_confirm_a_proposal_prefilled_from_the_quote(config, settle) -> None:
+async def test_confirm_a_proposal_prefilled_from_the_quote(rules_config, settle) -> None:
     quote = "no, check the chain the balancer serves because clients only see the balancer"
-    proposed = propose_correction(config, {
+    proposed = propose_correction(rules_config, {
         "title": f"Proposed: {quote}", "wrong": quote, "corrects": TASK, "session": "s-2", "turn": "3",
         "created": "2026-12-01",
     })
     messages = []
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        screen = await show(pilot, settle, "4", InboxScreen)
+        screen = await show_pane(pilot, settle, "4", InboxScreen)
         assert screen.highlighted_id == proposed.id  # the newest
-        assert "proposed" in screen_text(app)
+        assert "proposed" in shown_text(app)
         await pilot.press("y")
         await settle(pilot)
         modal = app.screen
@@ -372,57 +328,54 @@ async def test_confirm_a_proposal_prefilled_from_the_quote(config, settle) -> No
         await pilot.press("enter")
         await settle(pilot)
         assert any(isinstance(m, CorrectionsTriaged) and m.status == "open" for m in messages)
-        page = fields(config, proposed.id)
+        page = fields(rules_config, proposed.id)
         assert page["status"] == "open" and page["correct"] == "Check the chain the balancer serves"
-        assert "1 proposed" not in screen_text(app)
+        assert "1 proposed" not in shown_text(app)
 
 
 # -- SVG snapshots: the inbox with marks ---------------------------------------------------
-def _marked_inbox(snap_compare, config, settle, size) -> bool:
+def _marked_inbox(snap_compare, rules_config, settle, size) -> bool:
     async def run_before(pilot) -> None:
-        await show(pilot, settle, "4", InboxScreen)
+        await show_pane(pilot, settle, "4", InboxScreen)
         await pilot.press("space", "j", "space")
         await pilot.press("j", "j", "v")
         await settle(pilot)
 
-    return snap_compare(BrainworkApp(config), terminal_size=size, run_before=run_before)
+    return snap_compare(BrainworkApp(rules_config), terminal_size=size, run_before=run_before)
 
 
-def test_inbox_with_marks_snapshot_80x24(snap_compare, config, settle) -> None:
-    assert _marked_inbox(snap_compare, config, settle, (80, 24))
+def test_inbox_with_marks_snapshot_80x24(snap_compare, rules_config, settle) -> None:
+    assert _marked_inbox(snap_compare, rules_config, settle, (80, 24))
 
 
-def test_inbox_with_marks_snapshot_160x50(snap_compare, config, settle) -> None:
-    assert _marked_inbox(snap_compare, config, settle, (160, 50))
+def test_inbox_with_marks_snapshot_160x50(snap_compare, rules_config, settle) -> None:
+    assert _marked_inbox(snap_compare, rules_config, settle, (160, 50))
 
 
-async def test_home_and_end_go_to_the_first_and_last_row(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_home_and_end_go_to_the_first_and_last_row(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await show(pilot, settle, "4", InboxScreen)
+        screen = await show_pane(pilot, settle, "4", InboxScreen)
         first, last = screen.items[0].id, screen.items[-1].id
         await pilot.press("end")
         await pilot.pause()
-        assert f"╭─ {last} " in screen_text(app)
+        assert f"╭─ {last} " in shown_text(app)
         await pilot.press("home")
         await pilot.pause()
-        assert f"╭─ {first} " in screen_text(app)
+        assert f"╭─ {first} " in shown_text(app)
 
 
-async def test_batch_link_to_a_rule_is_one_operation(config, settle) -> None:
-    before = vault_bytes(config)
+async def test_batch_link_to_a_rule_is_one_operation(rules_config, settle) -> None:
+    before = vault_bytes(rules_config)
     backup = "rules/backup-and-dry-run-before-migration"
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await show(pilot, settle, "4", InboxScreen)
+        screen = await show_pane(pilot, settle, "4", InboxScreen)
         wanted = ["corrections/2026-10-26-empty-dump-file", "corrections/2026-10-05-schema-only-dump"]
         wanted = [w for w in wanted if w in [i.id for i in screen.items]]
         assert len(wanted) == 2
         for cid in wanted:
-            for _ in range(40):
-                if screen.highlighted_id == cid:
-                    break
-                await pilot.press("j")
+            await to_correction(pilot, screen, cid)
             await pilot.press("space")
         await pilot.press("l")
         await settle(pilot)
@@ -433,10 +386,10 @@ async def test_batch_link_to_a_rule_is_one_operation(config, settle) -> None:
         await pilot.press("enter")
         await settle(pilot)
         for cid in wanted:
-            assert fields(config, cid)["status"] == "promoted"
+            assert fields(rules_config, cid)["status"] == "promoted"
             assert cid not in [i.id for i in screen.items]
         with app.store.use() as store:
             assert changeset.history(store, limit=1)[0].kind == "link-correction"
         await pilot.press("u")
         await settle(pilot)
-        assert vault_bytes(config) == before
+        assert vault_bytes(rules_config) == before

@@ -3,7 +3,6 @@ with the real embedding model (see learning_support.py)."""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Input
 
 from brainwork.store import learning as q
@@ -13,7 +12,8 @@ from brainwork.tui.modals.reason import ReasonScreen
 from brainwork.tui.screens.graph import GraphScreen
 from brainwork.tui.screens.inbox import InboxScreen, InboxTable
 from brainwork.vault.edit import frontmatter_fields
-from learning_support import copy_template, learning_template
+
+from learning_support import open_inbox, to_correction  # tests/tui is on sys.path (pytest prepend mode)
 
 SIZE = (120, 40)
 NEWEST = "corrections/2026-10-27-unapproved-customer-quote"
@@ -21,34 +21,12 @@ EMPTY_DUMP = "corrections/2026-10-26-empty-dump-file"  # recurs with an active r
 BACKUP_RULE = "rules/backup-and-dry-run-before-migration"
 
 
-@pytest.fixture
-def config(tmp_path_factory, tmp_path):
-    return copy_template(learning_template(tmp_path_factory), tmp_path)
+def fields(learning_config, rel: str) -> dict:
+    return frontmatter_fields((learning_config.vault / rel).read_text(encoding="utf-8"))
 
 
-def fields(config, rel: str) -> dict:
-    return frontmatter_fields((config.vault / rel).read_text(encoding="utf-8"))
-
-
-async def open_inbox(pilot, settle) -> InboxScreen:
-    await settle(pilot)
-    await pilot.press("4")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, InboxScreen)
-    return screen
-
-
-async def cursor_to(pilot, screen: InboxScreen, correction: str) -> None:
-    for _ in range(40):
-        if screen.highlighted_id == correction:
-            return
-        await pilot.press("j")
-    raise AssertionError(f"{correction} not in the inbox")
-
-
-async def test_inbox_lists_open_corrections_newest_first(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_inbox_lists_open_corrections_newest_first(learning_config, settle) -> None:
+    app = BrainworkApp(learning_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
         with app.store.use() as store:
@@ -76,20 +54,20 @@ async def test_inbox_lists_open_corrections_newest_first(config, settle) -> None
         assert not screen.query_one("#status-model").display
 
 
-async def test_dismiss_asks_a_reason_and_undo_brings_it_back(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_dismiss_asks_a_reason_and_undo_brings_it_back(learning_config, settle) -> None:
+    app = BrainworkApp(learning_config)
     rel = "corrections/2026-10-21-wrong-kube-context.md"
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
-        await cursor_to(pilot, screen, rel[:-3])
+        await to_correction(pilot, screen, rel[:-3])
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.screen, ReasonScreen)
         app.screen.query_one(Input).value = "one-off: the cluster context was a typo"
         await pilot.press("enter")
         await settle(pilot)
-        assert fields(config, rel)["status"] == "dismissed"
-        assert fields(config, rel)["dismissed_reason"] == "one-off: the cluster context was a typo"
+        assert fields(learning_config, rel)["status"] == "dismissed"
+        assert fields(learning_config, rel)["dismissed_reason"] == "one-off: the cluster context was a typo"
         assert rel[:-3] not in [i.id for i in screen.items]
         assert len(screen.items) == 14
         # the cursor stays on the row (now the next correction)
@@ -97,30 +75,30 @@ async def test_dismiss_asks_a_reason_and_undo_brings_it_back(config, settle) -> 
 
         await pilot.press("u")
         await settle(pilot)
-        assert fields(config, rel)["status"] == "open"
-        assert "dismissed_reason" not in fields(config, rel)
+        assert fields(learning_config, rel)["status"] == "open"
+        assert "dismissed_reason" not in fields(learning_config, rel)
         assert len(screen.items) == 15
 
 
-async def test_cancelled_dismiss_changes_nothing(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_cancelled_dismiss_changes_nothing(learning_config, settle) -> None:
+    app = BrainworkApp(learning_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
-        before = (config.vault / f"{NEWEST}.md").read_bytes()
+        before = (learning_config.vault / f"{NEWEST}.md").read_bytes()
         await pilot.press("d")
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, InboxScreen)
-        assert (config.vault / f"{NEWEST}.md").read_bytes() == before
+        assert (learning_config.vault / f"{NEWEST}.md").read_bytes() == before
         assert len(screen.items) == 15
 
 
-async def test_link_to_a_rule_picks_from_active_rules(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_link_to_a_rule_picks_from_active_rules(learning_config, settle) -> None:
+    app = BrainworkApp(learning_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
-        await cursor_to(pilot, screen, EMPTY_DUMP)
+        await to_correction(pilot, screen, EMPTY_DUMP)
         await pilot.press("l")
         await settle(pilot)
         modal = app.screen
@@ -129,21 +107,22 @@ async def test_link_to_a_rule_picks_from_active_rules(config, settle) -> None:
         listed = [options.get_option_at_index(i).id for i in range(options.option_count)]
         # the closest rules first (cosine similarity to the correction): the backup rule
         assert listed[0] == BACKUP_RULE
+        assert "cosine similarity" in modal.note  # the order is explained
         assert set(listed) == {"rules/verify-full-cert-chain", BACKUP_RULE,
                                "rules/read-ci-log-before-rerun", "rules/cite-sources-in-posts"}
         while options.get_option_at_index(options.highlighted).id != BACKUP_RULE:
             await pilot.press("j")
         await pilot.press("enter")
         await settle(pilot)
-        assert fields(config, f"{EMPTY_DUMP}.md")["status"] == "promoted"
-        assert f"[[{EMPTY_DUMP}]]" in fields(config, f"{BACKUP_RULE}.md")["promoted_from"]
+        assert fields(learning_config, f"{EMPTY_DUMP}.md")["status"] == "promoted"
+        assert f"[[{EMPTY_DUMP}]]" in fields(learning_config, f"{BACKUP_RULE}.md")["promoted_from"]
         assert EMPTY_DUMP not in [i.id for i in screen.items]
         with app.store.use() as store:
             assert EMPTY_DUMP in q.rule_evidence(store)[BACKUP_RULE]
 
 
-async def test_enter_opens_the_task_neighbourhood(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_enter_opens_the_task_neighbourhood(learning_config, settle) -> None:
+    app = BrainworkApp(learning_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
         task = screen.items[0].tasks[0].id
@@ -155,8 +134,8 @@ async def test_enter_opens_the_task_neighbourhood(config, settle) -> None:
         assert graph.current == task
 
 
-async def test_consolidate_from_the_inbox_assigns_clusters(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_consolidate_from_the_inbox_assigns_clusters(learning_config, settle) -> None:
+    app = BrainworkApp(learning_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot, settle)
         assert all(i.cluster is None for i in screen.items)
@@ -170,13 +149,13 @@ async def test_consolidate_from_the_inbox_assigns_clusters(config, settle) -> No
         # the CI-log corrections went to the existing candidate
         ci = by_id["corrections/2026-10-23-healthcheck-in-output"].cluster
         assert ci["candidate"] == "rules/read-ci-log-before-rerun"
-        assert fields(config, f"{EMPTY_DUMP}.md")["status"] == "clustered"
+        assert fields(learning_config, f"{EMPTY_DUMP}.md")["status"] == "clustered"
         assert app.background is None
-        assert not screen._phase
+        assert "consolidating" not in str(screen.query_one("#inbox-top").border_subtitle)  # no phase shown
         # the consolidation is one undoable operation
         await pilot.press("u")
         await settle(pilot)
-        assert fields(config, f"{EMPTY_DUMP}.md")["status"] == "open"
+        assert fields(learning_config, f"{EMPTY_DUMP}.md")["status"] == "open"
 
 
 async def test_lexical_fallback_is_said_plainly(sample_config, settle, monkeypatch) -> None:
@@ -193,16 +172,16 @@ async def test_lexical_fallback_is_said_plainly(sample_config, settle, monkeypat
 
 
 # -- SVG snapshots (review changes in the pytest HTML report; accept with --snapshot-update) --
-def test_inbox_pane_snapshot(snap_compare, config, settle) -> None:
+def test_inbox_pane_snapshot(snap_compare, learning_config, settle) -> None:
     """15 open corrections newest first; the newest in full below."""
 
     async def run_before(pilot) -> None:
         await open_inbox(pilot, settle)
 
-    assert snap_compare(BrainworkApp(config), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(BrainworkApp(learning_config), terminal_size=SIZE, run_before=run_before)
 
 
-def test_inbox_pane_after_consolidation_snapshot(snap_compare, config, settle) -> None:
+def test_inbox_pane_after_consolidation_snapshot(snap_compare, learning_config, settle) -> None:
     """After ``c``: clusters and the rules they went to, on the correction
     consolidation proposed as evidence for an active rule."""
 
@@ -210,9 +189,9 @@ def test_inbox_pane_after_consolidation_snapshot(snap_compare, config, settle) -
         screen = await open_inbox(pilot, settle)
         await pilot.press("c")
         await settle(pilot)
-        await cursor_to(pilot, screen, EMPTY_DUMP)
+        await to_correction(pilot, screen, EMPTY_DUMP)
         await settle(pilot)
         pilot.app.clear_notifications()
         await settle(pilot)
 
-    assert snap_compare(BrainworkApp(config), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(BrainworkApp(learning_config), terminal_size=SIZE, run_before=run_before)

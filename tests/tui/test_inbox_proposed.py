@@ -1,51 +1,46 @@
-"""Pilot test: a correction a session hook proposed waits in the inbox
+"""Pilot tests: a correction a session hook proposed waits in the inbox
 (pane 4) and the person confirms it with ``y`` (what was wrong, the correct
-behaviour, why), or dismisses it."""
+behaviour, why), or dismisses it. A push-back that first tells the agent
+what it did, then what to do, is split by the form (wrong: the action
+objected to; correct: the instruction), and the confirmed page's title is a
+thing-title, so the quality bar does not flag it."""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Input
 
+from brainwork.analysis.titles import diary_title
 from brainwork.learn.capture import propose_correction
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.confirm_correction import ConfirmCorrectionScreen
 from brainwork.tui.screens.inbox import InboxScreen
 from brainwork.vault.edit import frontmatter_fields
-from learning_support import copy_template, learning_template
+
+from learning_support import open_confirm_form, open_inbox  # tests/tui is on sys.path (pytest prepend mode)
 
 SIZE = (120, 40)
 TASK = "tasks/2026-09-02-renew-cert-billing-api"
+QUOTE = ("No, that's wrong — you only checked the leaf on disk and never looked at what the load balancer "
+         "hands out. Check the chain the load balancer actually serves.")
 
 
-@pytest.fixture
-def config(tmp_path_factory, tmp_path):
-    return copy_template(learning_template(tmp_path_factory), tmp_path)
-
-
-async def test_confirm_a_proposed_correction(config, settle) -> None:
-    proposed = propose_correction(config, {
-        "title": "Proposed: no, check the chain the balancer serves", "wrong": "no, check the chain the balancer serves",
+def propose(config, title: str, wrong: str):
+    return propose_correction(config, {
+        "title": title, "wrong": wrong,
         "corrects": TASK, "session": "s-1", "turn": "1", "created": "2026-11-30",
     })
+
+
+async def test_confirm_a_proposed_correction(learning_config, settle) -> None:
+    config = learning_config
+    wrong = "no, check the chain the balancer serves"
+    proposed = propose(config, f"Proposed: {wrong}", wrong)
     app = BrainworkApp(config)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("4")
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, InboxScreen)
+        screen = await open_inbox(pilot, settle)
         item = next(i for i in screen.items if i.id == proposed.id)
         assert item.status == "proposed"
-        for _ in range(40):
-            if screen.highlighted_id == proposed.id:
-                break
-            await pilot.press("j")
-        assert screen.check_action("confirm_correction", ()) is True
-        await pilot.press("y")
-        await settle(pilot)
-        modal = pilot.app.screen
-        assert isinstance(modal, ConfirmCorrectionScreen)
+        modal = await open_confirm_form(pilot, settle, screen, proposed.id)
         assert modal.query_one("#confirm-wrong", Input).value == "no, check the chain the balancer serves"
         modal.query_one("#confirm-wrong", Input).value = "Checked the certificate file on disk only"
         # enter in the first boxes moves on; the last one confirms only when all are filled
@@ -65,3 +60,23 @@ async def test_confirm_a_proposed_correction(config, settle) -> None:
         assert isinstance(screen, InboxScreen)
         assert next(i for i in screen.items if i.id == proposed.id).status == "open"
         assert screen.check_action("confirm_correction", ()) is None
+
+
+async def test_confirm_form_splits_the_action_from_the_instruction(learning_config, settle) -> None:
+    config = learning_config
+    proposed = propose(config, "Proposed: " + QUOTE[:80], QUOTE)
+    app = BrainworkApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await open_confirm_form(pilot, settle, await open_inbox(pilot, settle), proposed.id)
+        wrong = modal.query_one("#confirm-wrong", Input).value
+        assert wrong.startswith("You only checked the leaf on disk")
+        assert modal.query_one("#confirm-correct", Input).value == "Check the chain the load balancer actually serves"
+        modal.query_one("#confirm-why", Input).value = "Clients see the balancer, not the file"
+        modal.query_one("#confirm-why", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        fields = frontmatter_fields((config.vault / proposed.path).read_text(encoding="utf-8"))
+        assert fields["status"] == "open"
+        title = fields["title"]
+        assert diary_title(title, config.thresholds.diary_title_chars) is None  # a thing-title
+        assert title.startswith("You only checked the leaf on disk")

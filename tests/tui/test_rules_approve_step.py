@@ -5,14 +5,13 @@ plain approve does not apply."""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Input
 
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.modals.approve_rule import ApproveRuleScreen, EvidenceChecklist
-from brainwork.tui.screens.rules import RulesScreen
 from brainwork.vault.edit import frontmatter_fields, set_field
-from learning_support import copy_template, learning_template
+
+from learning_support import open_rules  # tests/tui is on sys.path (pytest prepend mode)
 
 SIZE = (120, 40)
 CI = "rules/read-ci-log-before-rerun"
@@ -20,33 +19,19 @@ BACKUP = "rules/backup-and-dry-run-before-migration"
 RACE = "corrections/2026-09-15-retry-masked-race"
 
 
-@pytest.fixture
-def config(tmp_path_factory, tmp_path, monkeypatch):
-    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
-    return copy_template(learning_template(tmp_path_factory), tmp_path)
+def fields(rules_config, page: str) -> dict:
+    return frontmatter_fields((rules_config.vault / f"{page}.md").read_text(encoding="utf-8"))
 
 
-def fields(config, page: str) -> dict:
-    return frontmatter_fields((config.vault / f"{page}.md").read_text(encoding="utf-8"))
-
-
-async def open_rules(pilot, settle) -> RulesScreen:
-    await settle(pilot)
-    await pilot.press("5")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, RulesScreen)
-    return pilot.app.screen
-
-
-async def test_edit_four_fields_and_drop_evidence_in_one_step(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_edit_four_fields_and_drop_evidence_in_one_step(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     new = {
         "title": "Read the failing job's log before any re-run",
         "text": "Read the failing job's log and state the cause before re-running it.",
         "why": "Re-runs until green hid real bugs.",
         "apply": "when a CI job fails",
     }
-    before = (config.vault / f"{RACE}.md").read_bytes()
+    before = (rules_config.vault / f"{RACE}.md").read_bytes()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         assert screen.current == CI
@@ -70,22 +55,22 @@ async def test_edit_four_fields_and_drop_evidence_in_one_step(config, settle) ->
         assert RACE not in checklist.selected
         await pilot.press("ctrl+s")
         await settle(pilot)
-        f = fields(config, CI)
+        f = fields(rules_config, CI)
         assert (f["title"], f["rule"], f["why"], f["apply"], f["status"]) == (
             new["title"], new["text"], new["why"], new["apply"], "active")
         assert f"[[{RACE}]]" not in f["promoted_from"] and len(f["promoted_from"]) == 4
-        assert fields(config, RACE)["status"] == "open"  # back in the inbox
+        assert fields(rules_config, RACE)["status"] == "open"  # back in the inbox
         assert screen.view.rules[CI]["status"] == "active"
         await pilot.press("u")  # one operation: undo restores the correction too
         await settle(pilot)
-        assert fields(config, CI)["status"] == "candidate"
-    assert (config.vault / f"{RACE}.md").read_bytes() == before
+        assert fields(rules_config, CI)["status"] == "candidate"
+    assert (rules_config.vault / f"{RACE}.md").read_bytes() == before
 
 
-async def test_a_suggested_supersession_is_only_shown(config, settle) -> None:
-    path = config.vault / f"{CI}.md"
+async def test_a_suggested_supersession_is_only_shown(rules_config, settle) -> None:
+    path = rules_config.vault / f"{CI}.md"
     path.write_text(set_field(path.read_text(encoding="utf-8"), "proposed_supersedes", f"[[{BACKUP}]]"), encoding="utf-8")
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         assert screen.current == CI
@@ -94,10 +79,10 @@ async def test_a_suggested_supersession_is_only_shown(config, settle) -> None:
         assert "retires nothing" in str(app.screen.query_one("#approve-suggestion").render())
         await pilot.press("escape")  # cancel: nothing written
         await settle(pilot)
-        assert fields(config, CI)["status"] == "candidate"
+        assert fields(rules_config, CI)["status"] == "candidate"
         await pilot.press("a")
         await settle(pilot)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert fields(config, CI)["status"] == "active"
-        assert fields(config, BACKUP)["status"] == "active"  # a plain approve retired nothing
+        assert fields(rules_config, CI)["status"] == "active"
+        assert fields(rules_config, BACKUP)["status"] == "active"  # a plain approve retired nothing

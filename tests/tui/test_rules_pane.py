@@ -19,7 +19,8 @@ from brainwork.tui.modals.replay import ReplayScreen
 from brainwork.tui.screens.rules import RuleList, RulesScreen, RuleText, doctrine_share
 from brainwork.tui.widgets.effect_chart import EffectChart
 from brainwork.vault.edit import frontmatter_fields
-from learning_support import copy_template, learning_template
+
+from learning_support import open_rules, to_rule  # tests/tui is on sys.path (pytest prepend mode)
 
 SIZE = (120, 40)
 CI = "rules/read-ci-log-before-rerun"
@@ -28,41 +29,18 @@ CERT = "rules/verify-full-cert-chain"
 BACKUP = "rules/backup-and-dry-run-before-migration"
 
 
-@pytest.fixture
-def config(tmp_path_factory, tmp_path, monkeypatch):
-    monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
-    return copy_template(learning_template(tmp_path_factory), tmp_path)
+def fields(rules_config, rule: str) -> dict:
+    return frontmatter_fields((rules_config.vault / f"{rule}.md").read_text(encoding="utf-8"))
 
 
-def fields(config, rule: str) -> dict:
-    return frontmatter_fields((config.vault / f"{rule}.md").read_text(encoding="utf-8"))
-
-
-async def open_rules(pilot, settle) -> RulesScreen:
-    await settle(pilot)
-    await pilot.press("5")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, RulesScreen)
-    return screen
-
-
-async def cursor_to(pilot, screen: RulesScreen, rule: str) -> None:
-    for _ in range(30):
-        if screen.current == rule:
-            return
-        await pilot.press("j")
-    raise AssertionError(f"{rule} not reachable in the rule list")
-
-
-def doctrine_ids(config) -> list[str]:
-    result = CliRunner().invoke(cli, ["doctrine", "--vault", str(config.vault), "--format", "json"])
+def doctrine_ids(rules_config) -> list[str]:
+    result = CliRunner().invoke(cli, ["doctrine", "--vault", str(rules_config.vault), "--format", "json"])
     assert result.exit_code == 0, result.output
     return [r["id"] for r in json.loads(result.stdout)["rules"]]
 
 
-async def test_candidates_first_with_their_evidence(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_candidates_first_with_their_evidence(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         view = screen.view
@@ -84,19 +62,19 @@ async def test_candidates_first_with_their_evidence(config, settle) -> None:
         assert screen.query_one("#evidence-table").row_count == 5
         box = screen.query_one(RuleText)
         assert not box.read_only
-        assert box.text == fields(config, CI)["rule"]
-        assert view.doctrine["tokens"] > 0 and view.doctrine["budget"] == config.thresholds.doctrine_budget_tokens
+        assert box.text == fields(rules_config, CI)["rule"]
+        assert view.doctrine["tokens"] > 0 and view.doctrine["budget"] == rules_config.thresholds.doctrine_budget_tokens
         assert view.pruning == []
         # nothing is active without approval
-        assert fields(config, CI)["status"] == "candidate"
+        assert fields(rules_config, CI)["status"] == "candidate"
         assert not screen.query_one("#rule-effect").display
 
 
-async def test_active_rules_show_their_replay_figures_and_doctrine_cost(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_active_rules_show_their_replay_figures_and_doctrine_cost(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
-        await cursor_to(pilot, screen, CERT)
+        await to_rule(pilot, screen, CERT)
         rule = screen.rule
         lesson = rule["replay"]
         before, after = lesson["before"], lesson["after"]
@@ -111,7 +89,7 @@ async def test_active_rules_show_their_replay_figures_and_doctrine_cost(config, 
         assert share.startswith(f"{rule['doctrine_tokens']} tokens · ")
         assert "of the doctrine" in share and "budget" in share
         assert screen.query_one(RuleText).read_only
-        await cursor_to(pilot, screen, BACKUP)
+        await to_rule(pilot, screen, BACKUP)
         assert screen.rule["replay"]["verdict"] == "no fewer repeats after"
         assert "no fewer repeats after" in str(screen.query_one("#effect-numbers").render())
         # p shows the whole replay; esc closes it
@@ -125,8 +103,8 @@ async def test_active_rules_show_their_replay_figures_and_doctrine_cost(config, 
         assert app.screen is screen
 
 
-async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_approve_makes_it_doctrine_and_undo_reverts(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("4")
@@ -139,10 +117,10 @@ async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> Non
         assert isinstance(app.screen, ApproveRuleScreen)  # the approve step: fields and evidence
         await pilot.press("ctrl+s")
         await settle(pilot)
-        f = fields(config, CI)
+        f = fields(rules_config, CI)
         assert f["status"] == "active" and f["activated"] == "2026-11-01"
         assert len(f["promoted_from"]) == 5
-        assert fields(config, "corrections/2026-09-15-retry-masked-race")["status"] == "promoted"
+        assert fields(rules_config, "corrections/2026-09-15-retry-masked-race")["status"] == "promoted"
         assert screen.view.rules[CI]["status"] == "active"
         assert screen.view.order[:1] == [CITE]  # the one candidate left
         assert screen.current == CITE  # the cursor moved on to it
@@ -150,20 +128,20 @@ async def test_approve_makes_it_doctrine_and_undo_reverts(config, settle) -> Non
         await pilot.press("4")
         await settle(pilot)
         assert len(app.screen.items) == 10  # 15 open less the 5 promoted
-    assert CI in doctrine_ids(config)
+    assert CI in doctrine_ids(rules_config)
 
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         await open_rules(pilot, settle)
         await pilot.press("u")
         await settle(pilot)
-        assert fields(config, CI)["status"] == "candidate"
+        assert fields(rules_config, CI)["status"] == "candidate"
         assert app.screen.rule_is("candidate")
-    assert CI not in doctrine_ids(config)
+    assert CI not in doctrine_ids(rules_config)
 
 
-async def test_edit_in_place_then_approve(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_edit_in_place_then_approve(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     new = "When a CI job fails, read its log and name the cause before any re-run."
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
@@ -181,16 +159,16 @@ async def test_edit_in_place_then_approve(config, settle) -> None:
         assert app.screen.query_one("#approve-text").text == new  # the in-place edit is pre-filled
         await pilot.press("ctrl+s")
         await settle(pilot)
-        f = fields(config, CI)
+        f = fields(rules_config, CI)
         assert f["rule"] == new and f["status"] == "active"
         assert screen.edits == {}
 
 
-async def test_reject_asks_the_reason(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_reject_asks_the_reason(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
-        await cursor_to(pilot, screen, CITE)
+        await to_rule(pilot, screen, CITE)
         await pilot.press("r")
         await settle(pilot)
         modal = app.screen
@@ -200,22 +178,22 @@ async def test_reject_asks_the_reason(config, settle) -> None:
         modal.query_one(Input).value = "Quotes and figures need separate checks"
         await pilot.press("enter")
         await settle(pilot)
-        f = fields(config, CITE)
+        f = fields(rules_config, CITE)
         assert f["status"] == "rejected" and f["rejected_reason"] == "Quotes and figures need separate checks"
         assert screen.view.rules[CITE]["status"] == "rejected"
         assert screen.current == CI  # on to the next candidate
         assert CITE not in doctrine_ids_running(screen)
         await pilot.press("u")
         await settle(pilot)
-        assert fields(config, CITE)["status"] == "candidate"
+        assert fields(rules_config, CITE)["status"] == "candidate"
 
 
 def doctrine_ids_running(screen: RulesScreen) -> list[str]:
     return [i for i in screen.view.order if screen.view.rules[i]["status"] == "active"]
 
 
-async def test_supersede_retires_the_older_rule(config, settle) -> None:
-    app = BrainworkApp(config)
+async def test_supersede_retires_the_older_rule(rules_config, settle) -> None:
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         await pilot.press("s")
@@ -233,75 +211,71 @@ async def test_supersede_retires_the_older_rule(config, settle) -> None:
         assert "retire" in str(confirm.query_one("#approve-ok").label)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert fields(config, CI)["status"] == "active"
-        assert fields(config, CI)["supersedes"] == f"[[{BACKUP}]]"
-        assert fields(config, BACKUP)["status"] == "retired"
+        assert fields(rules_config, CI)["status"] == "active"
+        assert fields(rules_config, CI)["supersedes"] == f"[[{BACKUP}]]"
+        assert fields(rules_config, BACKUP)["status"] == "retired"
         assert doctrine_ids_running(screen) == [CERT, CI]
         await pilot.press("u")
         await settle(pilot)
-        assert fields(config, BACKUP)["status"] == "active"
-        assert fields(config, CI)["status"] == "candidate"
+        assert fields(rules_config, BACKUP)["status"] == "active"
+        assert fields(rules_config, CI)["status"] == "candidate"
 
 
-async def test_stale_rules_are_suggested_for_retirement(config, settle, monkeypatch) -> None:
+async def test_stale_rules_are_suggested_for_retirement(rules_config, settle, monkeypatch) -> None:
     monkeypatch.setattr(RulesScreen, "TODAY", "2027-06-01")
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         kinds = {(s["kind"], s["rules"][0]) for s in screen.view.pruning}
         assert ("retire", CERT) in kinds and ("retire", BACKUP) in kinds
         summary = str(screen.query_one("#rules-doctrine").render())
         assert "retire verify-full-cert-chain" in summary
-        await cursor_to(pilot, screen, CERT)
+        await to_rule(pilot, screen, CERT)
         await pilot.press("R")
         await settle(pilot)
         assert isinstance(app.screen, ReasonScreen)
         await pilot.press("enter")  # the reason is optional
         await settle(pilot)
-        assert fields(config, CERT)["status"] == "retired"
+        assert fields(rules_config, CERT)["status"] == "retired"
 
 
-async def test_consolidate_from_the_palette(config, settle) -> None:
+async def test_consolidate_from_the_palette(rules_config, settle, palette) -> None:
     """``learn: consolidate`` from the graph pane shows the Rules pane and runs a pass."""
-    app = BrainworkApp(config)
+    app = BrainworkApp(rules_config)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.current_mode == "graph"
-        await pilot.press("ctrl+p")
-        await settle(pilot)
-        await pilot.press(*"consolidate")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
+        await palette(pilot, "consolidate")
         assert app.current_mode == "rules"
         screen = app.screen
         assert isinstance(screen, RulesScreen)
         # the pass ran (one undoable operation) and the pane shows its clusters
         assert app.undo_state.undo.startswith("consolidate")
         assert screen.view.cluster[CI][1] == "last consolidation"
-        assert app.background is None and not screen._phase
+        assert app.background is None
+        assert "consolidating" not in str(screen.query_one("#rules-left").border_subtitle)  # no phase shown
 
 
 # -- SVG snapshots (review changes in the pytest HTML report; accept with --snapshot-update) --
-def _snap(snap_compare, config, settle, rule: str | None = None) -> bool:
+def _snap(snap_compare, rules_config, settle, rule: str | None = None) -> bool:
     async def run_before(pilot) -> None:
         screen = await open_rules(pilot, settle)
         if rule is not None:
-            await cursor_to(pilot, screen, rule)
+            await to_rule(pilot, screen, rule)
             await settle(pilot)
         screen.query_one(RuleText).cursor_blink = False
 
-    return snap_compare(BrainworkApp(config), terminal_size=SIZE, run_before=run_before)
+    return snap_compare(BrainworkApp(rules_config), terminal_size=SIZE, run_before=run_before)
 
 
-def test_rules_pane_candidate_snapshot(snap_compare, config, settle) -> None:
+def test_rules_pane_candidate_snapshot(snap_compare, rules_config, settle) -> None:
     """The newest candidate: editable text, why/applies, evidence with similarities."""
-    assert _snap(snap_compare, config, settle)
+    assert _snap(snap_compare, rules_config, settle)
 
 
-def test_rules_pane_active_rule_snapshot(snap_compare, config, settle) -> None:
+def test_rules_pane_active_rule_snapshot(snap_compare, rules_config, settle) -> None:
     """An active rule with fewer repeats after: before/after repeat-rate chart, counts, doctrine share."""
-    assert _snap(snap_compare, config, settle, CERT)
+    assert _snap(snap_compare, rules_config, settle, CERT)
 
 
 async def test_a_fresh_vault_is_embedded_in_a_worker(sample_config, settle, monkeypatch) -> None:
