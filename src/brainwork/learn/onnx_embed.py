@@ -1,41 +1,25 @@
 """The sentence-transformers model run by ONNX Runtime, without torch.
 
-Importing torch and sentence-transformers costs ~5 s of CPU and ~600 MB;
-a one-shot ``brainwork recall`` needs one short text encoded. So the model
-is also kept as an ONNX graph in a derived cache under the store,
-``STORE/models/<model>-<digest>/model.onnx`` (+ ``model.onnx.data``, the
-weights), and encoded with ONNX Runtime and the ``tokenizers`` library
-(~0.2 s CPU and ~100 MB to load, a few ms per query).
+A process that loads torch anyway exports the model once to
+``STORE/models/<model>-<digest>/`` (:func:`export`: the fp32 graph, fused);
+the int8 graph is made from that when asked for (:func:`quantize`); later processes
+encode with ONNX Runtime and ``tokenizers`` (~0.2 s to load instead of ~5 s
+for torch). How and why: docs/learning-loop.md section 2; figures:
+docs/performance.md.
 
-- **Made once, by a process that loads torch anyway** (``brainwork embed``,
-  the workbench's embed worker, the first ``recall`` on a store):
-  :func:`export` traces the loaded model's transformer with
-  ``torch.onnx.export(dynamo=False)`` (the TorchScript exporter needs only
-  the ``onnx`` package; the dynamo one also needs ``onnxscript``), encodes
-  :data:`PROBES` with both ONNX Runtime and sentence-transformers and keeps
-  the export only if every pair is within :data:`MAX_COSINE_GAP`. The model
-  is traced with its plain attention and then fused by ONNX Runtime's
-  transformer optimizer (one Attention node per layer, SkipLayerNormalization,
-  BiasGelu; fp32 throughout), the unfused graph kept when that fails. Int8
-  quantisation was measured and is not used: dynamic int8 moved vectors by
-  0.01-0.09 cosine (0.002 with only the attention quantised), blockwise
-  8-bit weights by 5e-4 but ran no faster; the rule is 1e-3. It is
-  written in a temporary folder and renamed into place, so a reader never
-  sees half an export and an interrupted one leaves nothing to load.
-- **Keyed by the model files' content** (:func:`model_digest`: weights,
-  configs, tokenizer): another or changed model gives another folder name;
-  exports of an older digest are removed when a new one is written.
-- **Pooling as sentence-transformers does it** (only mean pooling with an
-  optional Normalize is supported; :func:`unsupported` says why not):
-  tokenizer.json with truncation to the window the model used at export (its
-  ``max_seq_length``, capped by brainwork: 256 word pieces for the bundled
-  model, as sentence-transformers truncates), batches sorted by word pieces
-  and padded to their longest text;
-  the mean of the last hidden states over real tokens; L2 normalisation.
+Invariants:
 
-Everything the run side needs that is in neither the graph nor
-tokenizer.json (window, pad token, lower-casing) is written into the ONNX
-file's metadata at export time, from the loaded model itself.
+- The fp32 export is kept only within :data:`MAX_COSINE_GAP` of
+  sentence-transformers on :data:`PROBES`, the int8 graph only within
+  :data:`MAX_INT8_GAP` of the fp32 one; each is written under a temporary
+  name and renamed into place, so no reader sees half of one.
+- Folders are named by the model files' digest (:func:`model_digest`);
+  another digest's folders of the same model are removed.
+- Encoding pools as sentence-transformers does (truncation to the exported
+  window, mean over real tokens, L2 norm), and a text's vector does not
+  depend on the batch it is in.
+- What the run side needs beyond the graph and tokenizer.json (window, pad
+  token, lower-casing, graph kind, precision) is in the ONNX metadata.
 """
 
 from __future__ import annotations
@@ -86,6 +70,14 @@ STALE_SECONDS = 3600
 #: File names inside one export's folder.
 GRAPH_FILE = "model.onnx"
 WEIGHTS_FILE = "model.onnx.data"
+#: The int8 graph, beside the fp32 one it is made from (weights inside: 22 MB).
+INT8_FILE = "model.int8.onnx"
+#: Largest cosine distance allowed between the int8 graph's vectors and the
+#: fp32 graph's on :data:`PROBES` when the int8 file is made. A guard against
+#: a broken quantisation, not an agreement rule: int8 is another model (its
+#: own name in cache keys). Measured on 2,000 synthetic page texts: at most
+#: 0.016, median 0.007.
+MAX_INT8_GAP = 0.05
 
 
 class OnnxUnavailable(Exception):
@@ -203,13 +195,14 @@ def _threads() -> int:
     return max(1, min(4, (os.cpu_count() or 1) // 2))
 
 
-def _batches(order: list[int], lengths: list[int]) -> list[list[int]]:
-    """``order`` (longest first) cut into batches of at most :data:`BATCH`
-    texts and :data:`BATCH_TOKENS` padded word pieces (the first text of a
-    batch is its longest, so the batch is padded to it)."""
+def _batches(order: list[int], lengths: list[int], most: int | None = None) -> list[list[int]]:
+    """``order`` (longest first) cut into batches of at most ``most``
+    (default :data:`BATCH`) texts and :data:`BATCH_TOKENS` padded word pieces
+    (the first text of a batch is its longest, so the batch is padded to it)."""
+    most = BATCH if most is None else most
     out: list[list[int]] = []
     for i in order:
-        if out and len(out[-1]) < BATCH and (len(out[-1]) + 1) * lengths[out[-1][0]] <= BATCH_TOKENS:
+        if out and len(out[-1]) < most and (len(out[-1]) + 1) * lengths[out[-1][0]] <= BATCH_TOKENS:
             out[-1].append(i)
         else:
             out.append([i])
@@ -256,6 +249,13 @@ class OnnxEncoder:
         self.inputs = [i.name for i in self._session.get_inputs()]
         self.pad_id, self.pad_token = pad_id, pad_token
         self.graph = meta.get("graph", "traced")
+        self.precision = meta.get("precision", "fp32")
+        # The int8 graph quantises activations with one scale per call, taken
+        # over the whole (batch, tokens) tensor: a text's vector would then
+        # depend on its batch mates and padding (measured: up to 0.027 cosine
+        # between a page encoded in a batch and alone). One text per call
+        # makes every path compute the same vector, and costs no more CPU.
+        self.batch = 1 if self.precision == "int8" else BATCH
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self._tokenizer.enable_truncation(self.max_seq)
         self._tokenizer.no_padding()  # padded per batch in _run
@@ -294,13 +294,13 @@ class OnnxEncoder:
         costs a full forward pass per pad token; sorting by characters, as
         sentence-transformers does, leaves more). A text's vector does not
         depend on its batch: pad tokens are masked out of attention and
-        pooling."""
+        pooling (fp32), or each text is run alone (int8, :attr:`batch`)."""
         texts = [t.lower() if self.lowercase else t for t in texts]
         out: np.ndarray | None = None
         with self._lock:
             encs = self._tokenizer.encode_batch(texts)
             order = sorted(range(len(texts)), key=lambda i: -len(encs[i].ids))
-            for idx in _batches(order, [len(e.ids) for e in encs]):
+            for idx in _batches(order, [len(e.ids) for e in encs], self.batch):
                 mat = self._run([encs[i] for i in idx])
                 if out is None:
                     out = np.zeros((len(texts), mat.shape[1]), dtype=np.float32)
@@ -481,4 +481,72 @@ def export(st_model, folder: Path, dest: Path, replace: bool = False) -> Path:
     for old in final.parent.glob(f"{prefix}*"):
         if old != final and old.is_dir() and len(old.name) == len(final.name):
             shutil.rmtree(old, ignore_errors=True)
+    return dest
+
+
+# -- quantising -------------------------------------------------------------------
+def int8_path(fp32: Path) -> Path:
+    """Where the int8 graph made from the fp32 graph ``fp32`` lives."""
+    return Path(fp32).with_name(INT8_FILE)
+
+
+def quantize(fp32: Path, folder: Path) -> Path:
+    """Make the int8 graph beside ``fp32`` (an :func:`export`), once, and
+    return its path; an existing one is kept. Needs ``onnx`` and
+    ``onnxruntime.quantization``, not torch (~5 s of CPU).
+
+    Dynamic quantisation (``quantize_dynamic``): int8 weights, signed, one
+    scale per output channel, activations quantised per call; every
+    quantisable operator of the fused graph (MatMul, Attention, the embedding
+    lookup). Deterministic: the same fp32 graph and onnxruntime version give
+    the same bytes. The result is kept only if its vectors are within
+    :data:`MAX_INT8_GAP` of the fp32 graph's on :data:`PROBES`; it is written
+    to a temporary file and renamed into place.
+
+    Raises:
+        OnnxUnavailable: quantiser missing or failing, or vectors beyond the
+            guard; nothing is then left behind.
+    """
+    import logging
+
+    dest = int8_path(fp32)
+    if dest.is_file():
+        return dest
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        import onnx
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        graph = onnx.load(str(fp32))
+        meta = {p.key: p.value for p in graph.metadata_props}
+        # The fuser's contrib operators run without it, but the quantiser's shape inference needs it.
+        if not any(o.domain == "com.microsoft" for o in graph.opset_import):
+            graph.opset_import.append(onnx.helper.make_opsetid("com.microsoft", 1))
+        level = logging.getLogger().level
+        logging.getLogger().setLevel(logging.ERROR)  # "consider pre-processing" on the root logger
+        try:
+            quantize_dynamic(graph, str(tmp), weight_type=QuantType.QInt8, per_channel=True,
+                             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+        finally:
+            logging.getLogger().setLevel(level)
+        del graph
+        quant = onnx.load(str(tmp))
+        del quant.metadata_props[:]
+        for key, value in {**meta, _META_PREFIX + "precision": "int8"}.items():
+            entry = quant.metadata_props.add()
+            entry.key, entry.value = key, value
+        onnx.save(quant, str(tmp))
+        del quant
+        want = OnnxEncoder(fp32, folder).encode(list(PROBES))
+        got = OnnxEncoder(tmp, folder).encode(list(PROBES))
+        gap = float(np.max(1.0 - np.sum(got * want, axis=1)))
+        if not gap <= MAX_INT8_GAP:
+            raise OnnxUnavailable(f"int8 vectors differ from the fp32 graph's by up to {gap:.2e} cosine")
+        os.replace(tmp, dest)
+    except OnnxUnavailable:
+        raise
+    except Exception as exc:
+        raise OnnxUnavailable(f"quantisation failed: {exc.__class__.__name__}: {str(exc).strip()[:200]}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
     return dest
