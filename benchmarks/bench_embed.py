@@ -1,6 +1,6 @@
 """Embedding a whole vault: ONNX Runtime beside torch, in one run.
 
-``python -m benchmarks.bench_embed [--pages 10000] [--torch-pages 500] [--workdir DIR] [--json]``
+``python -m benchmarks.bench_embed [--pages 10000] [--torch-pages 500] [--int8] [--workdir DIR] [--json]``
 
 On a synthetic vault (:mod:`benchmarks.synth`), indexed first, with the
 model exported to ONNX into the store once (that step loads torch; it is
@@ -19,7 +19,11 @@ what the first ``brainwork embed`` on a new store does):
   on the same texts; the torch figure for the whole vault is extrapolated
   from the sample by pages (stated as such in the table);
 - the largest cosine distance between the two paths' vectors on the sample
-  (the rule: at most 1e-3).
+  (the rule: at most 1e-3);
+- with ``--int8``, the int8 graph (``BRAINWORK_EMBEDDER=int8``, made in the
+  prepare step) beside it: every page embedded in a fresh child, right after
+  the fp32 pass, and the same sample encoded, with the cosine between its
+  vectors and the fp32 graph's (min / median; another model, so no rule).
 
 Children report their own ``getrusage`` figures, so model loading and
 imports are outside the embedding figure but in the process's RSS.
@@ -62,8 +66,9 @@ def _config(workdir: Path, store: str = "store"):
     return load_config(workdir / "vault", workdir / store)
 
 
-def child_prepare(workdir: Path, pages: int, seed: int) -> dict:
-    """Generate and index the vault, export the model into the pristine store."""
+def child_prepare(workdir: Path, pages: int, seed: int, quantize: bool = False) -> dict:
+    """Generate and index the vault, export the model into the pristine store
+    (and make its int8 graph with ``quantize``)."""
     from brainwork.index.sync import sync
     from brainwork.learn.embed import get_embedder
     from brainwork.store import Store
@@ -78,17 +83,22 @@ def child_prepare(workdir: Path, pages: int, seed: int) -> dict:
     finally:
         store.close()
     emb = get_embedder(config)  # loads torch, exports, serves the export
+    if quantize and getattr(emb, "path", None) is not None:
+        from brainwork.learn import onnx_embed
+        from brainwork.learn.embed import model_folder
+
+        onnx_embed.quantize(emb.path, model_folder(config)[0])
     return {"pages": report.pages, "embedder": type(emb).__name__, "model": emb.name,
             "graph": getattr(getattr(emb, "_encoder", None), "graph", None),
             "problem": getattr(emb, "onnx_problem", None)}
 
 
-def child_embed(workdir: Path) -> dict:
-    """``embed_pages`` over the vault in ``workdir/store`` (a copy of the pristine store)."""
+def child_embed(workdir: Path, store_name: str = "store") -> dict:
+    """``embed_pages`` over the vault in ``workdir/STORE_NAME`` (a copy of the pristine store)."""
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.store import Store
 
-    config = _config(workdir)
+    config = _config(workdir, store_name)
     t_load, c_load = time.perf_counter(), _cpu()
     emb = get_embedder(config)
     load = {"wall": time.perf_counter() - t_load, "cpu": _cpu() - c_load}
@@ -165,12 +175,12 @@ def _child(args: list[str], env: dict | None = None, timeout: float = 7200) -> d
     return json.loads([l for l in proc.stdout.splitlines() if l.strip()][-1])
 
 
-def run(pages: int, torch_pages: int, seed: int, workdir: Path) -> Bench:
+def run(pages: int, torch_pages: int, seed: int, workdir: Path, int8: bool = False) -> Bench:
     import numpy as np
 
-    bench = Bench("embed", {"pages": pages, "torch_pages": torch_pages, "seed": seed})
+    bench = Bench("embed", {"pages": pages, "torch_pages": torch_pages, "seed": seed, "int8": int8})
     print(f"preparing {pages} pages in {workdir} (index, ONNX export) ...", file=sys.stderr, flush=True)
-    prep = _child(["prepare", str(workdir), str(pages), str(seed)])
+    prep = _child(["prepare", str(workdir), str(pages), str(seed), "1" if int8 else "0"])
     bench.add("ONNX export in the store", prep["pages"], unit="pages", detail=f"{prep['embedder']} {prep['model']}, graph {prep['graph']}"
               + (f"; problem: {prep['problem']}" if prep["problem"] else ""))
     shutil.rmtree(workdir / "store", ignore_errors=True)
@@ -189,6 +199,16 @@ def run(pages: int, torch_pages: int, seed: int, workdir: Path) -> Bench:
         bench.add(f"  time left shown at {e['at']:.0%}", e["predicted"], detail=f"actual {e['actual']:.0f} s")
     bench.add("second pass: pages re-embedded", full["again"], target=0, unit="pages",
               detail=f"{full['again_cpu']:.2f} s CPU, {full['again_wall']:.2f} s wall")
+    if int8:
+        shutil.rmtree(workdir / "store-int8", ignore_errors=True)
+        shutil.copytree(workdir / "pristine", workdir / "store-int8")
+        print("embedding every page with the int8 graph ...", file=sys.stderr, flush=True)
+        q = _child(["embed", str(workdir), "store-int8"], {"BRAINWORK_EMBEDDER": "int8"})
+        qn = q["embedded"]
+        bench.add(f"int8: embed {qn} pages, CPU", q["cpu"], target=TARGET_CPU / (10_000 / max(qn, 1)),
+                  detail=f"{q['cpu'] / max(qn, 1) * 1000:.1f} ms CPU/page ({q['cpu'] / max(full['cpu'], 1e-9):.2f} x fp32); {q['model']}")
+        bench.add("int8: wall", q["wall"], detail=f"{qn / max(q['wall'], 1e-9):.1f} pages/s")
+        bench.add("int8: peak RSS (process)", q["rss_mb"], unit="MB")
 
     print(f"encoding a sample of {torch_pages} pages with torch and with ONNX Runtime ...", file=sys.stderr, flush=True)
     t_out, o_out = workdir / "torch.npy", workdir / "onnx.npy"
@@ -206,6 +226,14 @@ def run(pages: int, torch_pages: int, seed: int, workdir: Path) -> Bench:
     bench.add("torch: peak RSS (process)", torch_run["rss_mb"], unit="MB", detail=f"ONNX {onnx_run['rss_mb']:.0f} MB")
     bench.add("largest cosine distance torch vs ONNX (x 1e-6)", gap * 1e6, target=MAX_GAP * 1e6, unit="",
               detail=f"{gap:.1e} on {k} page texts; the rule: <= {MAX_GAP:g}")
+    if int8:
+        q_out = workdir / "int8.npy"
+        q_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(q_out)], {"BRAINWORK_EMBEDDER": "int8"})
+        cos = np.sum(np.load(q_out) * np.load(o_out), axis=1)
+        bench.add(f"int8: encode the same {k} pages, CPU", q_run["cpu"],
+                  detail=f"{q_run['cpu'] / k * 1000:.1f} ms CPU/page, {q_run['kind']} {q_run['model']}")
+        bench.add("int8 vs fp32 cosine, min", float(cos.min()), unit="", lower_is_better=False,
+                  detail=f"median {float(np.median(cos)):.4f} on {k} page texts (another model: no rule)")
     return bench
 
 
@@ -214,9 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--child"]:
         what, rest = argv[1], argv[2:]
         if what == "prepare":
-            out = child_prepare(Path(rest[0]), int(rest[1]), int(rest[2]))
+            out = child_prepare(Path(rest[0]), int(rest[1]), int(rest[2]), rest[3:4] == ["1"])
         elif what == "embed":
-            out = child_embed(Path(rest[0]))
+            out = child_embed(Path(rest[0]), *rest[1:2])
         else:
             out = child_sample(Path(rest[0]), int(rest[1]), int(rest[2]), Path(rest[3]))
         print(json.dumps(out))
@@ -225,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", type=int, default=10_000)
     ap.add_argument("--torch-pages", type=int, default=500, help="pages of the torch sample (extrapolated)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--int8", action="store_true", help="also embed every page and the sample with the int8 graph")
     ap.add_argument("--workdir", type=Path, help="keep the vault and stores here (default: a temp dir)")
     ap.add_argument("--json", nargs="?", const=True, default=False, help="write JSON (default benchmarks/out/embed.json)")
     args = ap.parse_args(argv)
@@ -235,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        return run(args.pages, args.torch_pages, args.seed, workdir).report(args.json)
+        return run(args.pages, args.torch_pages, args.seed, workdir, args.int8).report(args.json)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
