@@ -6,6 +6,11 @@
   never index it without ``--store`` / a ``Config`` whose store is in
   ``tmp_path`` (running as root, missing write bits do not protect it).
 - ``obsidian_help``: the ``obsidian-help-en`` vault inside ``corpora``.
+- ``indexed_corpus``: ``indexed_corpus(name) -> IndexedCorpus``: the corpus
+  ``name`` cold-indexed ONCE per session into a store in a session temp
+  folder, with its sync report and ``check`` findings (all codes, dismissed
+  left out). Indexing and checking obsidian-hub costs tens of seconds; every
+  test that only reads these results shares the one pass. Read-only.
 - ``sample_vault_copy``: a writable copy of ``sample_vault/`` in ``tmp_path``.
 - ``make_vault``: build a small vault in ``tmp_path`` from ``{path: text or bytes}``.
 - ``serving``: ``brainwork serve`` running (a real subprocess) on a copy of
@@ -24,7 +29,9 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,6 +57,42 @@ def obsidian_help(corpora: Path) -> Path:
     if not path.is_dir():
         pytest.skip(f"corpus not found at {path}")
     return path
+
+
+@dataclass(frozen=True)
+class IndexedCorpus:
+    """One corpus indexed into a store that is closed again (a test may open
+    it, one Store per path per process): ``report`` is the cold sync's
+    SyncReport, ``findings`` the ``check`` of every code."""
+
+    vault: Path
+    config: Any
+    report: Any
+    findings: tuple
+
+
+@pytest.fixture(scope="session")
+def indexed_corpus(corpora: Path, tmp_path_factory):
+    from brainwork.analysis.findings import check
+    from brainwork.config import load_config
+    from brainwork.index.sync import sync
+    from brainwork.store import Store
+
+    done: dict[str, IndexedCorpus] = {}
+
+    def get(name: str) -> IndexedCorpus:
+        if name not in done:
+            vault = corpora / name
+            if not vault.is_dir():
+                pytest.skip(f"corpus {name} not found")
+            config = load_config(vault, tmp_path_factory.mktemp(f"corpus-{name}") / "store")
+            with Store(config.store) as store:
+                report = sync(config, store)
+                findings = tuple(check(config, store, None))
+            done[name] = IndexedCorpus(vault, config, report, findings)
+        return done[name]
+
+    return get
 
 
 @pytest.fixture

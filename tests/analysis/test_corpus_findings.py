@@ -39,8 +39,8 @@ from __future__ import annotations
 from brainwork.analysis.findings import summary
 
 
-def test_obsidian_help_exact_counts(obsidian_help, run_check, tmp_path):
-    found = run_check(obsidian_help, store_dir=tmp_path / "store")
+def test_obsidian_help_exact_counts(obsidian_help, indexed_corpus):
+    found = list(indexed_corpus("obsidian-help-en").findings)
     assert summary(found) == {"orphan": 1, "dead-link": 6, "untyped": 173}
     dead = [(f.line, f.target) for f in found if f.code == "dead-link"]
     assert dead == [(154, "Example"), (155, "Example"), (162, "Example"), (163, "Example"),

@@ -19,10 +19,6 @@ from collections import defaultdict
 
 import pytest
 
-from brainwork.config import load_config
-from brainwork.index.sync import sync
-from brainwork.store import Store
-
 #: corpus -> (pages, attachments, live edges by name, dead links, ambiguous links, parse errors)
 LINKS = {
     "obsidian-hub": (6571, 77, {"related": 22411}, 68, 44, 15),
@@ -61,20 +57,11 @@ def _digests(findings) -> dict[str, tuple[int, str]]:
 
 
 @pytest.mark.parametrize("name", sorted(LINKS))
-def test_corpus_links_and_findings_are_pinned(corpora, tmp_path, name):
-    from brainwork.analysis.findings import check
-
-    vault = corpora / name
-    if not vault.is_dir():
-        pytest.skip(f"corpus {name} not found")
-    config = load_config(vault, tmp_path / "store")
-    store = Store(config.store)
-    try:
-        report = sync(config, store)
-        live = {k: v for k, v in report.edges.items() if v}
-        got = (report.pages, report.attachments, live, report.dead_links, report.ambiguous_links,
-               len(report.parse_errors))
-        assert got == LINKS[name]
-        assert _digests(check(config, store, None)) == FINDINGS[name]
-    finally:
-        store.close()
+def test_corpus_links_and_findings_are_pinned(indexed_corpus, name):
+    indexed = indexed_corpus(name)
+    report = indexed.report
+    live = {k: v for k, v in report.edges.items() if v}
+    got = (report.pages, report.attachments, live, report.dead_links, report.ambiguous_links,
+           len(report.parse_errors))
+    assert got == LINKS[name]
+    assert _digests(indexed.findings) == FINDINGS[name]
