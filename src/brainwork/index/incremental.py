@@ -231,13 +231,14 @@ def resolver_for(
     return Resolver(sub, sub_att, {p: names[p] for p in sub if p in names})
 
 
-def apply_changes(store: Store, state: dict[str, StoredFile], changes: FileChanges) -> None:
+def apply_changes(store: Store, state: dict[str, StoredFile] | None, changes: FileChanges) -> None:
     """Write ``changes`` as a partial sync
     (:func:`brainwork.store.delta.apply_delta`, one transaction), leaving
     the store as a full sync would.
 
     ``state``: :func:`brainwork.store.delta.light_state` as read before the
-    change (the state ``changes`` was planned against).
+    change (the state ``changes`` was planned against), or None to read it
+    here if needed (a text edit does not need it).
     """
     added, updated, removed = list(changes.added), list(changes.updated), list(changes.removed)
     if not added and not removed and updated:
@@ -252,6 +253,8 @@ def apply_changes(store: Store, state: dict[str, StoredFile], changes: FileChang
                 clear_error_paths=list(changes.clear_error_paths), errors=list(changes.errors),
             )
             return
+    if state is None:
+        state = delta.light_state(store)
     old = _Names.stored(store, state)
     new = old.after(state, changes)
     files, stored_links = _affected_files(store, state, changes, old, new)

@@ -78,7 +78,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     t0 = time.perf_counter()
     report = SyncReport()
     files = scan_vault(config.vault, config.ignore_folders, config.store)
-    state = delta.light_state(store)
+    signatures = delta.file_signatures(store)
     old_errors = graph.parse_errors(store)
     scan_errors: list[ParseError] = []  # files skipped before parsing
     total = len(files)
@@ -91,18 +91,20 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     # sync (index.incremental.apply_changes: only the links that can have
     # changed are rewritten) and their rows kept as dicts; beyond it every
     # edge is rewritten in bulk.
-    partial_max = 0 if force or not state else max(_SLICE, total // 5)
+    partial_max = 0 if force or not signatures else max(_SLICE, total // 5)
     # An unchanged file is one whose (path, size, mtime_ns) a stored row has
     # (a VaultFile is that tuple), and its id is that row's (no NFC of 50,000
     # paths). Looked up for every file at once, so the loop below visits only
     # the others: a loop over every file cost ~0.1 s CPU at 50,000.
-    unchanged_id = {} if force else {(r.path, r.size, r.mtime_ns): pid for pid, r in state.items()}
-    pids: list[str | None] = list(map(unchanged_id.get, files))
+    pids: list[str | None] = [None] * total if force else list(map(signatures.get, files))
     todo = [i for i, pid in enumerate(pids) if pid is None]
     for i in todo:
         rel = files[i].rel
         pids[i] = page_id(rel) if files[i].is_markdown else unicodedata.normalize("NFC", rel)
     seen: set[str] = set(pids)
+    removed = [pid for pid in signatures.values() if pid not in seen]
+    # What change detection needs of the stored rows of the others.
+    state = delta.stored_files(store, [pids[i] for i in todo] + removed)
     # Two files with one id (names differing only in Unicode normalisation):
     # the first in path order is kept, so visit every file in order.
     clash = len(seen) < total
@@ -176,7 +178,6 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
         tick += 500
     report.pages = sum(1 for f in files if f.is_markdown)
     report.attachments = total - report.pages
-    removed = [pid for pid in state if pid not in seen]
     report.removed = removed
     partial = n_new + len(removed) <= partial_max and not page_parts
     if new_rows and not partial:
@@ -212,7 +213,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     # set differs, so an unchanged vault writes nothing.
     want = []
     if old_errors:
-        unchanged = {state[pid].path for pid in seen if pid in state and pid not in parsed}
+        unchanged = {path for (path, _, _), pid in signatures.items() if pid in seen and pid not in parsed}
         want = [asdict(e) for e in old_errors if e.path in unchanged]
     want += [asdict(e) for p in parsed.values() for e in p.errors]
     want += [asdict(e) for e in scan_errors]
@@ -221,7 +222,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     if partial and (structural or touched or errors_changed):
         if progress:
             progress(total, total, "writing")
-        apply_changes(store, state, FileChanges(
+        apply_changes(store, None, FileChanges(
             added=tuple(r for r in new_rows if r["id"] not in state),
             updated=tuple(r for r in new_rows if r["id"] in state),
             touched=tuple(touched),

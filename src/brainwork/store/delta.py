@@ -78,6 +78,30 @@ class StoredFile(NamedTuple):
     mtime_ns: int
 
 
+def file_signatures(store: Store) -> dict[tuple[str, int, int], str]:
+    """``{(path, size, mtime_ns): id}`` of every stored page and attachment:
+    all a sync reads of every row to find the unchanged files (a scanned
+    :class:`~brainwork.index.scan.VaultFile` equals its key). The rest of a
+    row is read only for the files that changed (:func:`stored_files`):
+    fewer objects made and freed, ~0.1 s CPU less at 50,000 pages."""
+    return {(p, s, m): i for i, p, s, m in store.execute("MATCH (p:Page) RETURN p.id, p.path, p.size, p.mtime_ns")}
+
+
+def stored_files(store: Store, ids: list[str]) -> dict[str, StoredFile]:
+    """:class:`StoredFile` of the stored ids among ``ids`` (by primary key
+    for a few; :func:`light_state` for more)."""
+    if len(ids) > FEW_FILES:
+        every = light_state(store)
+        return {i: every[i] for i in ids if i in every}
+    out = {}
+    for i in ids:
+        for r in store.execute(
+            "MATCH (p:Page {id: $id}) RETURN p.path, p.kind, p.hash, p.size, p.mtime_ns", {"id": i},
+        ):
+            out[i] = StoredFile(*r)
+    return out
+
+
 def light_state(store: Store) -> dict[str, StoredFile]:
     """Per page id, what change detection needs (:class:`StoredFile`);
     titles, aliases and links are read only when needed, by
