@@ -5,7 +5,10 @@
 - ``embedded_sample``: ``(config, store)`` of a copy of ``sample_vault/``,
   indexed and embedded once per session with the real model. Read-only by
   convention: tests that write use their own copy.
-- ``sample_config``/``sample_store``: a fresh writable copy per test (no embedding).
+- ``sample_config``/``sample_store``: a fresh writable copy per test (no
+  embedding); ``sample_store`` is that copy indexed: the ``.brainwork``
+  folder of ``indexed_template`` (indexed once per session) copied in, so
+  each test pays a folder copy instead of a cold index.
 """
 
 from __future__ import annotations
@@ -53,14 +56,34 @@ def sample_config(sample_vault_copy):
     return load_config(sample_vault_copy)
 
 
-@pytest.fixture
-def sample_store(sample_config):
+@pytest.fixture(scope="session")
+def indexed_template(tmp_path_factory) -> Path:
+    """A copy of ``sample_vault/`` with its store indexed once (no embedding),
+    then closed. Copies keep the files' mtimes (``copytree`` copies them), so
+    a sync of a copy finds nothing changed, as right after its own sync."""
+    from brainwork.config import load_config
     from brainwork.index.sync import sync
     from brainwork.store import Store
 
+    src = REPO_ROOT / "sample_vault"
+    if not src.is_dir():
+        pytest.skip("sample_vault/ not present")
+    root = tmp_path_factory.mktemp("indexed") / "sample_vault"
+    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    config = load_config(root)
+    with Store(config.store) as store:
+        sync(config, store)
+    return root
+
+
+@pytest.fixture
+def sample_store(sample_config, indexed_template):
+    from brainwork.config import STORE_DIR
+    from brainwork.store import Store
+
+    shutil.copytree(indexed_template / STORE_DIR, sample_config.store)
     store = Store(sample_config.store)
     try:
-        sync(sample_config, store)
         yield store
     finally:
         store.close()
