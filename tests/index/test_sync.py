@@ -1,4 +1,4 @@
-"""Vault -> store sync on the real Kùzu store (issue 2 §3)."""
+"""Vault -> store sync on the real Kùzu store (docs/architecture.md, "Sync")."""
 
 from __future__ import annotations
 
