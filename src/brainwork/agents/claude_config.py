@@ -90,6 +90,29 @@ def _read(path: Path) -> str | None:
         raise UserError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def read_json_object(path: Path) -> tuple[str | None, dict]:
+    """The text of a Claude Code JSON file and the object it holds.
+
+    A missing or blank file reads as ``(text or None, {})``: the install
+    creates it. Anything else that is not a JSON object raises, so that a
+    file the user must fix is never overwritten.
+
+    Raises:
+        UserError: the file cannot be read, is not UTF-8, is not valid JSON,
+            or holds something other than an object.
+    """
+    before = _read(path)
+    if before is None or not before.strip():
+        return before, {}
+    try:
+        data = json.loads(before)
+    except ValueError as exc:
+        raise UserError(f"{path} is not valid JSON ({exc}); fix it first, not touching it") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path} does not hold a JSON object; not touching it")
+    return before, data
+
+
 def plan_install(config: Config, scope: str, cwd: Path | None = None, home: Path | None = None) -> InstallPlan:
     """What adding (or updating) the brainwork entry to ``scope``'s file
     would change; writes nothing.
@@ -103,16 +126,7 @@ def plan_install(config: Config, scope: str, cwd: Path | None = None, home: Path
             not an object: it is left alone.
     """
     path = config_path(scope, cwd, home)
-    before = _read(path)
-    if before is None or not before.strip():
-        data: dict = {}
-    else:
-        try:
-            data = json.loads(before)
-        except ValueError as exc:
-            raise UserError(f"{path} is not valid JSON ({exc}); fix it first, not touching it") from None
-        if not isinstance(data, dict):
-            raise UserError(f"{path} does not hold a JSON object; not touching it")
+    before, data = read_json_object(path)
     servers = data.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise UserError(f"{path}: mcpServers is not an object; not touching it")

@@ -28,7 +28,7 @@ import re
 import shlex
 from pathlib import Path
 
-from brainwork.agents.claude_config import InstallPlan
+from brainwork.agents.claude_config import InstallPlan, read_json_object
 from brainwork.config import Config
 from brainwork.errors import UserError
 
@@ -112,22 +112,7 @@ def plan_hooks(config: Config, scope: str, cwd: Path | None = None, home: Path |
             hooks have a shape brainwork does not know.
     """
     path = settings_path(scope, cwd, home)
-    try:
-        before = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        before = None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text; not touching it") from None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    data: dict = {}
-    if before is not None and before.strip():
-        try:
-            data = json.loads(before)
-        except ValueError as exc:
-            raise UserError(f"{path} is not valid JSON ({exc}); fix it first, not touching it") from None
-        if not isinstance(data, dict):
-            raise UserError(f"{path} does not hold a JSON object; not touching it")
+    before, data = read_json_object(path)
     merged = merge(data, config)
     previous = data.get("hooks")
     if merged == data:
