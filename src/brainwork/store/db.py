@@ -169,8 +169,9 @@ class Store:
         self.close()
 
     # -- queries -----------------------------------------------------------
-    def execute(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        """Run one Cypher statement and return its rows as lists.
+    def _run(self, query: str, params: dict[str, Any] | None):
+        """The Kùzu result of ``query`` (of its last statement when there are
+        several); the caller closes it.
 
         Raises:
             ValueError: the parameter keys differ from the ``$names`` in the
@@ -183,21 +184,23 @@ class Store:
                 f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
             )
         result = self._conn().execute(query, params)
-        if isinstance(result, list):
-            result = result[-1]
+        return result[-1] if isinstance(result, list) else result
+
+    def execute(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        """Run one Cypher statement and return its rows as lists.
+
+        Raises:
+            ValueError: the parameter keys differ from the ``$names`` in the
+                query (an unbound parameter would match every row).
+        """
+        result = self._run(query, params)
         rows = _absent_as_none(result.get_column_names(), result.get_all())
         result.close()
         return rows
 
     def rows(self, query: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Like :meth:`execute` but each row is a dict keyed by column name."""
-        params = params or {}
-        names = query_params(query)
-        if names != set(params):
-            raise ValueError(
-                f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
-            )
-        result = self._conn().execute(query, params)
+        result = self._run(query, params)
         cols = result.get_column_names()
         out = [dict(zip(cols, row)) for row in _absent_as_none(cols, result.get_all())]
         result.close()
@@ -206,13 +209,7 @@ class Store:
     def arrow(self, query: str, params: dict[str, Any] | None = None):
         """Like :meth:`execute` but the result is one ``pyarrow.Table`` (fast
         for many rows or FLOAT[384] columns, e.g. every embedding at once)."""
-        params = params or {}
-        names = query_params(query)
-        if names != set(params):
-            raise ValueError(
-                f"query parameters {sorted(names)} do not match the given keys {sorted(params)}"
-            )
-        result = self._conn().execute(query, params)
+        result = self._run(query, params)
         # One chunk of exactly the result's rows. Kùzu's default is "adaptive":
         # 10 million elements / columns rows per chunk, allocated up front, so
         # two columns (id, FLOAT[384]) made every read cost ~1 s even for 100

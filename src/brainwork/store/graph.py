@@ -84,23 +84,16 @@ class PageRow:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredPage:
+class StoredPage(PageRow):
     """One page with every stored column (:func:`get_page`) but its raw
-    links: ``fields`` is the frontmatter mapping (decoded from the stored
-    JSON, scalars as text), ``body`` the Markdown after the frontmatter
-    starting at 1-based file line ``body_line``, ``hash`` the SHA-256 hex of
-    the file's bytes, ``size`` bytes, ``mtime_ns`` the file's mtime."""
+    links: the :class:`PageRow` columns, then ``updated`` (ISO date as
+    written, or None), ``fields`` the frontmatter mapping (decoded from the
+    stored JSON, scalars as text), ``body`` the Markdown after the
+    frontmatter starting at 1-based file line ``body_line``, ``hash`` the
+    SHA-256 hex of the file's bytes, ``size`` bytes, ``mtime_ns`` the
+    file's mtime. Built by keyword only (:func:`get_page`)."""
 
-    id: str
-    path: str
-    kind: str
-    title: str
-    type: str | None
-    status: str | None
-    created: str | None
     updated: str | None
-    aliases: list[str]
-    tags: list[str]
     fields: dict[str, Any]
     body: str | None
     body_line: int | None

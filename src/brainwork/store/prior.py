@@ -50,20 +50,21 @@ class Neighbour:
     fields: dict = field(default_factory=dict)
 
 
-_TASK_COLS = "p.id AS id, p.title AS title, p.tags AS tags, p.fields AS fields, p.created AS created"
+# The task columns both recall modules read (TaskRow here, task_rows in store.recall).
+TASK_COLUMNS = "p.id AS id, p.title AS title, p.tags AS tags, p.fields AS fields, p.created AS created"
 
 
 def tasks(store: Store, ids: list[str] | None = None) -> list[TaskRow]:
     """Task pages: those of ``ids`` (in no particular order; unknown ids and
     non-task pages left out), or every task when ``ids`` is None."""
     if ids is None:
-        rows = store.rows(f"MATCH (p:Page) WHERE p.type = 'task' AND p.kind = 'page' RETURN {_TASK_COLS}")
+        rows = store.rows(f"MATCH (p:Page) WHERE p.type = 'task' AND p.kind = 'page' RETURN {TASK_COLUMNS}")
     elif not ids:
         return []
     else:
         # UNWIND + key match looks each id up by primary key; `WHERE p.id IN $ids` scans every page.
         rows = store.rows(
-            f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) WHERE p.type = 'task' AND p.kind = 'page' RETURN {_TASK_COLS}",
+            f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) WHERE p.type = 'task' AND p.kind = 'page' RETURN {TASK_COLUMNS}",
             {"ids": list(ids)},
         )
     return [TaskRow(r["id"], r["title"] or r["id"], list(r["tags"] or []), r["created"], _fields(r["fields"])) for r in rows]
