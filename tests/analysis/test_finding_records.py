@@ -32,6 +32,4 @@ def test_suggested_pages_reads_dead_and_ambiguous_links() -> None:
     assert dead.suggested_pages() == [("a", 0.91), ("b", 0.8)]
     amb = Finding("ambiguous-link", "x.md", "x", 1, "m", evidence=AmbiguousLinkEvidence(candidates=["p", "q"], place="body"))
     assert amb.suggested_pages() == [("p", None), ("q", None)]
-    plain = Finding("dead-link", "x.md", "x", 1, "m", evidence={"suggestions": [{"page": "c", "similarity": 0.75}]})
-    assert plain.suggested_pages() == [("c", 0.75)]
     assert Finding("stub", "x.md", "x", 1, "m", evidence=StubEvidence(1, 2)).suggested_pages() == []

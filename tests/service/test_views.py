@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from brainwork.analysis.finding import DeadLinkEvidence, Suggestion
 from brainwork.analysis.findings import Finding, check
 from brainwork.config import load_config
 from brainwork.index.sync import sync
@@ -70,12 +71,13 @@ def test_big_groups_are_folded_first() -> None:
 def test_finding_detail_lists_fields_suggestions_and_fixes() -> None:
     dead = Finding(
         "dead-link", "a.md", "a", 3, "link to missing page 'Gost'", target="Gost", key="dead-link:a|gost",
-        evidence={"place": "body", "suggestions": [{"page": "Ghost", "similarity": 0.91}], "empty": []},
+        evidence=DeadLinkEvidence(place="body", suggestions=[Suggestion("Ghost", 0.91)], retarget_similarity=0.8),
     )
     d = views.finding_detail(dead)
     assert (d.code, d.location, d.message) == ("dead-link", "a:3", "link to missing page 'Gost'")
     assert d.fixes == ("rename", "retarget", "create", "unlink", "edit", "dismiss")
-    assert d.fields == (("target", "Gost"), ("suggested", "Ghost (0.91)"), ("place", "body"))
+    assert d.fields == (("target", "Gost"), ("suggested", "Ghost (0.91)"), ("place", "body"),
+                        ("retarget similarity", "0.80"))
     diary = Finding("diary-title", "t.md", "t", 1, "m", target="Certificate renewal", key="diary-title:t",
                     evidence={"title_words": 3, "dates": ["2026-09-01"]})
     assert views.finding_detail(diary).fields == (

@@ -241,12 +241,13 @@ class Finding:
 
     def suggested_pages(self) -> list[tuple[str, float | None]]:
         """Pages a fix could point the link at, ``[(page id, similarity or
-        None)]``: a dead link's suggestions, an ambiguous link's candidates."""
+        None)]``: a dead link's suggestions, an ambiguous link's candidates;
+        none for other evidence (each code has its own record)."""
         ev = self.evidence
-        if self.code == "dead-link":
-            return [(s["page"], s["similarity"]) for s in ev.get("suggestions") or ()]
-        if self.code == "ambiguous-link":
-            return [(c, None) for c in ev.get("candidates") or ()]
+        if isinstance(ev, DeadLinkEvidence):
+            return [(s.page, s.similarity) for s in ev.suggestions]
+        if isinstance(ev, AmbiguousLinkEvidence):
+            return [(c, None) for c in ev.candidates]
         return []
 
     def to_json(self) -> dict[str, Any]:
