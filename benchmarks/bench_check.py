@@ -1,4 +1,5 @@
-"""Benchmark of the quality bar (issue 3, section 5).
+"""Benchmark of the quality bar (targets: the Summary table of
+docs/performance.md).
 
 ``python -m benchmarks.bench_check [--pages 10000] [--runs 5] [--json]``
 (``--pages 100000 --runs 1`` for the large target; ``--vault PATH`` for your
@@ -34,7 +35,7 @@ from pathlib import Path
 from benchmarks.harness import Bench, Timing, run_child
 from benchmarks.synth import generate, load_manifest
 
-TARGETS = {10_000: 3.0, 100_000: 60.0}  # s, issue 3 section 5
+TARGETS = {10_000: 3.0, 100_000: 60.0}  # s, the Summary table of docs/performance.md
 
 
 def _child_cpu() -> float:

@@ -1,4 +1,5 @@
-"""Benchmark of consolidation (issue 4 §9: 1,000 corrections <= 10 s after embedding).
+"""Benchmark of consolidation (target: 1,000 corrections <= 10 s after embedding;
+the Summary table of docs/performance.md).
 
 ``python -m benchmarks.bench_consolidate [--corrections 1000] [--seed 0] [--json] [--workdir DIR]``
 
@@ -41,7 +42,7 @@ from pathlib import Path
 from benchmarks.harness import Bench
 from benchmarks.synth import generate, load_manifest
 
-TARGET = 10.0  # s, issue 4 section 9
+TARGET = 10.0  # s, the Summary table of docs/performance.md
 #: Share of correction pages in a synthetic vault (benchmarks.synth.TYPE_WEIGHTS).
 CORRECTION_SHARE = 0.14
 _STATUS = re.compile(r"^status:[ \t]*\S+[ \t]*$", re.MULTILINE)

@@ -1,4 +1,5 @@
-"""Benchmarks of the vault/graph layer (issue 2, section 8).
+"""Benchmarks of the vault/graph layer (targets: the Summary table of
+docs/performance.md).
 
 ``python -m benchmarks.bench_index [--pages 10000] [--runs 5] [--json]``
 
@@ -39,8 +40,9 @@ from pathlib import Path
 from benchmarks.harness import Bench, Timing, measure, peak_rss_mb, run_child
 from benchmarks.synth import generate, load_manifest
 
+# The targets of the Summary table of docs/performance.md.
 TARGETS = {
-    "full": 5.0,  # s, issue 2 section 8
+    "full": 5.0,  # s
     "resync": 0.5,  # s
     "neighbourhood": 0.100,  # s
     "keystroke": 0.050,  # s

@@ -1,4 +1,5 @@
-"""Benchmarks of the curation operations (issue 3, section 5).
+"""Benchmarks of the curation operations (targets: the Summary table of
+docs/performance.md).
 
 ``python -m benchmarks.bench_ops [--pages 2000] [--backlinks 1000] [--runs 5] [--json]``
 
@@ -13,7 +14,7 @@ a tenth of them). Then, each run:
 - **rename** the page to a new title (so its file is renamed too and every
   backlink is rewritten), from the call to the graph being updated:
   re-index of agent changes, planning, journal, atomic writes, undo-log
-  record, partial re-index. Target <= 2 s (issue 3 §5);
+  record, partial re-index. Target <= 2 s;
 - **undo** it (every byte back, graph updated). Target <= 2 s;
 - the parts, informational: planning alone (``plan_rename``, measured on
   its own before each rename), and the graph update inside the rename
@@ -38,7 +39,7 @@ from pathlib import Path
 from benchmarks.harness import Bench, Timing
 from benchmarks.synth import generate
 
-TARGETS = {"rename": 2.0, "undo": 2.0}  # s, issue 3 section 5
+TARGETS = {"rename": 2.0, "undo": 2.0}  # s, the Summary table of docs/performance.md
 TARGET_REL = "systems/Bench Target.md"
 FORMS = (
     "[[Bench Target]]", "[[Bench Target|the target]]", "[[systems/Bench Target]]", "[[Bench Target#Part]]",
