@@ -219,20 +219,9 @@ def fsync_dir(folder: Path) -> None:
 def _write_record(folder: Path, name: str, data: bytes) -> Path:
     """Write a record atomically but without fsync: a record lost in a power
     cut costs the page its undo entry, never the page."""
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        final = folder / name
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return final
+    from brainwork.vault.write import atomic_write
+
+    return atomic_write(folder, name, data, fsync=False)
 
 
 def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind: str, summary: str,
