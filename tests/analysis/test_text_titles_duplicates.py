@@ -36,7 +36,7 @@ def test_visible_text_html_block_is_not_text():
     assert lower_bound_chars("<script>\nx\n\nstill script\n</script>") is None
     # a line that starts with an inline tag is a paragraph: its text counts
     assert visible_text('<span class="f">[Edit it](https://x.y "t") | more</span>') == "Edit it | more"
-    assert lower_bound_chars('<span class="f">[Edit it](https://x.y "t") | more</span>') == 11
+    assert lower_bound_chars('<span class="f">[Edit it](https://x.y "t") | more</span>') == 14  # all of it
     # digits and the spaces between words count; list markers do not
     assert visible_text("1. ab 12\n2. cd") == "ab 12 cd"
     assert lower_bound_chars("1. ab 12\n2. cd") == 8
@@ -50,6 +50,8 @@ _pieces = st.sampled_from(
         "7", "2026", "1. ", "2) ", "\t", "    ", "a b", "* ", "+ ", "<br>", "![x](y)", "[^1]: ", "    x",
         "---\n", "===\n", "\\\n", "  \n", "&nbsp;", "<a\nb>", "`a  b`", "<p>", "<span>", "</span>\n",
         "<table>", "<td>", "<x-y a='1'>", "<b>x</b> ", "\n\n",
+        ":", ",", ";", "?", "!", "|", "^", ".", "'", '"', "(", ")", "/", "@", "$", "-", "+", "&", "` a `", "x`",
+        "` `", "] ", " [", "# x #", "[a ](b)", "\\:", "*a*", "_a_", "](\n", " 'title')",
     ]
 )
 

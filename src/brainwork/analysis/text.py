@@ -41,6 +41,10 @@ _FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.MULTILINE)
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|\w+);")
 _HTML_START = re.compile(r"<[A-Za-z!/?]")
 _WORD = re.compile(r"\w+")
+_EMBED = re.compile("!" + WIKILINK.pattern.removeprefix("(!?)"))
+_WIKILINK_NO_EMBED = re.compile(WIKILINK.pattern.removeprefix("(!?)"))
+# A link destination not closed on its line ("[a](\n/url)", "[a](url\n'title')").
+_DEST_TO_EOL = re.compile(r"\]\([^)\n]*$", re.MULTILINE)
 
 
 def _replace_wikilinks(body: str) -> str:
@@ -134,10 +138,9 @@ def _comment_lines_removed(text: str) -> str:
 _CUT = "\x00"
 
 
-def _shown(m: "re.Match[str]") -> str:
-    if m.group(1):
-        return _CUT
-    target, heading, label = split_inner(m.group(2))
+def _shown_link(m: "re.Match[str]") -> str:
+    """What a (not embedded) wikilink matched by ``_WIKILINK_NO_EMBED`` shows."""
+    target, heading, label = split_inner(m.group(1))
     return label if label is not None else (target or heading or "")
 
 
@@ -145,11 +148,22 @@ def _shown(m: "re.Match[str]") -> str:
 # digits; removing every such prefix (and digits a line starts with) only
 # lowers the bound.
 _LINE_MARKERS = re.compile(r"^[ \t>*+\-0-9.)]+", re.MULTILINE)
-# Whitespace between two ASCII letters or digits: the rendered text keeps at
+# The ASCII punctuation CommonMark (without tables, typographer or linkify)
+# shows wherever the bound has not removed it already: never markup on its
+# own (``*``, ``_``, ``#``, `````, ``~``, ``=``, ``[``, ``]``, ``<``, ``>``,
+# ``\\`` and ``%`` may be), and the line-start markers it can be part of
+# (``1.``, ``2)``, ``- ``, ``+ ``) are removed with the line prefix.
+_SHOWN_PUNCT = ":,;?!|^.'\"()/@$-+&"
+_COUNTED = "A-Za-z0-9" + re.escape(_SHOWN_PUNCT)
+# Whitespace between two counted characters: the rendered text keeps at
 # least one space there (a soft break, a block boundary or the space
-# itself), and runs of whitespace count as one.
-_GAP = re.compile(r"[A-Za-z0-9]\s+(?=[A-Za-z0-9])")
-_NOT_ASCII_ALNUM = bytes(b for b in range(256) if not (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122))
+# itself), and runs of whitespace count as one. Brackets and ``#`` between
+# them (``[label] | x``, ``text\n\n## Heading``) hide no whitespace; a
+# backtick or emphasis marker may (a code span drops a space at each end).
+_GAP = re.compile(rf"[{_COUNTED}]\]*+(?:\s++[\[#]*+)++(?=[{_COUNTED}])")
+_NOT_COUNTED = bytes(
+    b for b in range(256) if not (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122 or chr(b) in _SHOWN_PUNCT)
+)
 
 
 def lower_bound_chars(body: str) -> int | None:
@@ -157,18 +171,30 @@ def lower_bound_chars(body: str) -> int | None:
     the body holds HTML other than comments (an HTML block hides text the
     bound would count).
 
-    Counts ASCII letters and digits, and one space for each run of
-    whitespace between two of them, after removing %%comments%%, the lines
-    HTML comments touch, link destinations, image alt texts, reference
-    definitions, fence lines, entities, tag-like spans, embeds, what a
-    wikilink does not show, and list and quote markers at line starts.
-    Characters of other scripts and punctuation are not counted. Counting
-    only letters left most real notes just short of the stub threshold
-    (obsidian-hub: 3,000 of 6,500 pages tokenised, 51 of them stubs).
+    Counts ASCII letters, digits and the punctuation that is never markup
+    (``_SHOWN_PUNCT``), and one space for each run of whitespace between
+    two of them, after removing %%comments%%, the lines HTML comments
+    touch, link destinations, image alt texts, reference definitions, fence
+    lines, entities, tag-like spans, embeds, what a wikilink does not show,
+    and list and quote markers at line starts. Characters of other scripts
+    are not counted. obsidian-hub: 80 of 6,571 pages tokenised, 51 of them
+    stubs (3,000 when only letters and digits counted, 195 before the
+    punctuation).
     """
     text = body
     if "%%" in text:
         text = _OBSIDIAN_COMMENT.sub(" ", text)
+    if "[[" in text:
+        # What a wikilink shows (its label, else its target) is body text
+        # when the link is real; inside code its raw form is, which holds
+        # the same letters and more; an embed shows nothing. Replaced before
+        # the HTML blocks are found, as visible_text does (``![[x]]<div>``
+        # starts an HTML block). Embeds first, then links, each pattern
+        # opening with its literal (a wikilink holds no bracket, so the two
+        # passes replace what WIKILINK's one pass would).
+        if "![[" in text:
+            text = _EMBED.sub("", text)
+        text = _WIKILINK_NO_EMBED.sub(_shown_link, text)
     if "<" in text and _HTML_START.search(text):
         # The lines a comment touches are left out whole (a comment block
         # is whole lines up to the one holding -->), and so is every run of
@@ -182,16 +208,13 @@ def lower_bound_chars(body: str) -> int | None:
             if _MARKER_BLOCK.search(text):
                 return None
             text = _TAG_BLOCK.sub(_CUT + "\n", text)  # the next line still starts a line
-    if "[[" in text:
-        # What a wikilink shows (its label, else its target) is body text
-        # when the link is real; inside code its raw form is, which holds
-        # the same letters and more; an embed shows nothing.
-        text = WIKILINK.sub(_shown, text)
     if "![" in text:
         text = MDLINK.sub(lambda m: _CUT if m.group(1) else m.group(0), text)  # whole images
         if "![" in text:
             return None  # an image form the pattern does not know: count exactly
     if "](" in text:
+        if _DEST_TO_EOL.search(text):
+            return None  # a destination or title may go on past the line break: count exactly
         text = MDLINK_DEST_LOOSE.sub("]", text)
     if "][" in text:
         text = MDLINK_REF_USE.sub("]", text)
@@ -206,9 +229,9 @@ def lower_bound_chars(body: str) -> int | None:
     if "<" in text and _HTML_START.search(text):
         return None  # a tag the line-bound patterns did not remove (one spanning lines): count exactly
     text = _LINE_MARKERS.sub("", text)
-    # Letters and digits counted at C speed.
-    alnum = len(text.encode("utf-8", "ignore").translate(None, _NOT_ASCII_ALNUM))
-    return alnum + len(_GAP.findall(text))
+    # Letters, digits and shown punctuation counted at C speed.
+    counted = len(text.encode("utf-8", "ignore").translate(None, _NOT_COUNTED))
+    return counted + len(_GAP.findall(text))
 
 
 def visible_chars(body: str, at_least: int | None = None) -> int:
@@ -237,8 +260,10 @@ def visible_chars(body: str, at_least: int | None = None) -> int:
 
 
 #: How much of a long body :func:`visible_chars` bounds first (characters,
-#: cut back to a line end): about 3 times the stub threshold.
-_PREFIX_CHARS = 400
+#: cut back to a line end). Real notes open with templates and comments:
+#: in obsidian-hub 352 pages reach the threshold within 400 characters,
+#: 6,500 within 2,000 (one pass each, instead of a short one and the body).
+_PREFIX_CHARS = 2_000
 
 
 def words(text: str) -> list[str]:
