@@ -7,6 +7,11 @@ Both are copied into ``tmp_path`` and the working directory is moved there,
 so the status bar shows the same relative vault path on every machine.
 The learning panes' tests run on ``learning_config`` (an embedded copy, see
 learning_support.py); ``rules_config`` also fixes the Rules pane's today.
+
+Pilot tests assert on what the screen shows and on the messages the app
+posts (``run_test(message_hook=messages.append)``; helpers in
+screen_support.py), never on private attributes of the app, its screens or
+Textual: a test then follows the behaviour, not how a pane keeps its state.
 """
 
 from __future__ import annotations
