@@ -147,7 +147,9 @@ def _shown_link(m: "re.Match[str]") -> str:
 # Ordered and bullet list markers and quote markers at line starts hide their
 # digits; removing every such prefix (and digits a line starts with) only
 # lowers the bound.
-_LINE_MARKERS = re.compile(r"^[ \t>*+\-0-9.)]+", re.MULTILINE)
+# Found after the line break before them, in "\n" + text: a pattern that
+# opens with a literal is searched in C, ``^`` is tried at every character.
+_LINE_MARKERS = re.compile(r"\n[ \t>*+\-0-9.)]+")
 # The ASCII punctuation CommonMark (without tables, typographer or linkify)
 # shows wherever the bound has not removed it already: never markup on its
 # own (``*``, ``_``, ``#``, `````, ``~``, ``=``, ``[``, ``]``, ``<``, ``>``,
@@ -228,7 +230,7 @@ def lower_bound_chars(body: str) -> int | None:
         text = _TAG_LIKE.sub(_CUT, text)
     if "<" in text and _HTML_START.search(text):
         return None  # a tag the line-bound patterns did not remove (one spanning lines): count exactly
-    text = _LINE_MARKERS.sub("", text)
+    text = _LINE_MARKERS.sub("\n", "\n" + text)[1:]
     # Letters, digits and shown punctuation counted at C speed.
     counted = len(text.encode("utf-8", "ignore").translate(None, _NOT_COUNTED))
     return counted + len(_GAP.findall(text))
