@@ -241,36 +241,56 @@ class LearningController:
 
         def work() -> None:
             from brainwork.learn import embed
-            from brainwork.store import vectors as vstore
 
             emb = self.load_embedder()
             if emb.lexical:
                 return
-            with app.store.use() as store:
-                plan = embed.plan_embedding(app.config, store, emb)
-            total = len(plan.todo)
-            if not total:
-                if plan.gone or plan.pages:
-                    with app.store.exclusive() as store:
-                        embed.finish_plan(store, plan)
-                return
-            app.call_from_thread(setattr, app, "background", ("embedding", 0, total))
-            t0 = time.monotonic()
-            gone = plan.gone
-            for start in range(0, total, WARM_CHUNK):
-                rows = embed.encode_chunk(emb, plan, plan.todo[start : start + WARM_CHUNK])
-                with app.store.exclusive() as store:
-                    vstore.write_vectors(store, rows, gone, model=emb.name)
-                gone = []
-                done = start + len(rows)
-                left = embed.format_left(embed.time_left(done, total, time.monotonic() - t0))
+
+            def shown(done: int, total: int, seconds: float) -> None:
+                left = embed.format_left(embed.time_left(done, total, seconds))
                 label = f"embedding · {left}" if left and done < total else "embedding"
                 app.call_from_thread(setattr, app, "background", (label, done, total))
-            with app.store.exclusive() as store:
-                vstore.ensure_index(store, app.config.thresholds.vector_index_min_rows)
-            app.call_from_thread(setattr, app, "background", None)
+
+            if self.embed_without_holding(emb, on_chunk=shown):
+                app.call_from_thread(setattr, app, "background", None)
 
         app.run_worker(work, name="warm up", group="warm-up", thread=True, exclusive=True, exit_on_error=False)
+
+    def embed_without_holding(
+        self, emb: Any, ids: list[str] | None = None, on_chunk: Callable[[int, int, float], None] | None = None
+    ) -> int:
+        """Embed the pages whose text changed (only ``ids`` when given) so
+        that other hands wait at most one chunk's write: the plan is read
+        under a shared hold, each chunk of :data:`WARM_CHUNK` is encoded
+        holding nothing and written under an exclusive hold. ``on_chunk(done,
+        total, seconds)`` runs after each chunk (in the worker). Returns the
+        pages embedded; the same vectors as ``embed.embed_pages``."""
+        from brainwork.learn import embed
+        from brainwork.store import vectors as vstore
+
+        app = self.app
+        with app.store.use() as store:
+            plan = embed.plan_embedding(app.config, store, emb, ids)
+        total = len(plan.todo)
+        if not total:
+            if plan.gone or plan.pages:
+                with app.store.exclusive() as store:
+                    embed.finish_plan(store, plan)
+            return 0
+        if on_chunk is not None:
+            on_chunk(0, total, 0.0)
+        t0 = time.monotonic()
+        gone = plan.gone
+        for start in range(0, total, WARM_CHUNK):
+            rows = embed.encode_chunk(emb, plan, plan.todo[start : start + WARM_CHUNK])
+            with app.store.exclusive() as store:
+                vstore.write_vectors(store, rows, gone, model=emb.name)
+            gone = []
+            if on_chunk is not None:
+                on_chunk(start + len(rows), total, time.monotonic() - t0)
+        with app.store.exclusive() as store:
+            vstore.ensure_index(store, app.config.thresholds.vector_index_min_rows)
+        return total
 
 
 class ReloadWhenShown:

@@ -446,8 +446,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
             emb = app.learning.load_embedder()
             self.post_message(RulesProgressed(request_id, f"Embedding {_n(len(missing), 'page')} ({emb.name})…"))
             app.operations.wait_for_index()
-            with app.store.exclusive() as store:
-                embedded = embed.embed_pages(app.config, store, ids=missing, embedder=emb)
+            embedded = app.learning.embed_without_holding(emb, ids=missing)
         if worker.is_cancelled:
             return
         with app.store.use() as store:
