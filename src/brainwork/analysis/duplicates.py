@@ -97,7 +97,10 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     # A stable 64-bit hash per distinct word (blake2b), so blocking is the
     # same in every run; hashing only distinct words keeps it cheap. Each
     # page's words become hashes at once: holding every page's words as
-    # Python strings cost ~25 kB a page (1.3 GB at 50,000 pages).
+    # Python strings cost ~25 kB a page (1.3 GB at 50,000 pages). Its terms
+    # are the hashes of adjacent word pairs (rarer than single words in
+    # repetitive text), each once, sorted: ``np.unique`` of one page's few
+    # thousand terms is cheaper than sorting all pages' terms by page and term.
     table: dict[str, int] = {}
     arrays = []
     for body in bodies:
@@ -105,40 +108,34 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
         new = set(ws).difference(table)
         if new:
             table.update(zip(new, map(_stable_hash, new)))
-        arrays.append(np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws)))
+        words = np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws))
+        with np.errstate(over="ignore"):
+            arrays.append(np.unique(words[:-1] * np.int64(1_000_003) + words[1:]))
     del table
     if not arrays:
         return set()
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    words = np.concatenate(arrays)
+    hashes = np.concatenate(arrays)
     del arrays
-    owner = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
-    # adjacent word pairs within one page (rarer than single words in repetitive text)
-    same = owner[:-1] == owner[1:]
-    with np.errstate(over="ignore"):
-        hashes = (words[:-1] * np.int64(1_000_003) + words[1:])[same]
-    del words
-    docs = owner[:-1][same]
-    del owner, same
-    # each term once per page
-    order = np.lexsort((hashes, docs))
-    hashes, docs = hashes[order], docs[order]
-    first = np.ones(len(hashes), dtype=bool)
-    first[1:] = (hashes[1:] != hashes[:-1]) | (docs[1:] != docs[:-1])
-    hashes, docs = hashes[first], docs[first]
     if not len(hashes):
         return set()
-    _, inverse, df = np.unique(hashes, return_inverse=True, return_counts=True)
-    df = df[inverse.reshape(-1)]
-    keep = (df >= 2) & (df <= MAX_POSTING)
-    hashes, docs = hashes[keep], docs[keep]
-    # Bottom-k per page: still ordered by (page, hash), keep each page's first k.
-    starts = np.searchsorted(docs, docs, side="left")
-    rank = np.arange(len(docs)) - starts
-    sketch = rank < DUPLICATE_SKETCH
-    hashes, docs = hashes[sketch], docs[sketch]
-    # Postings: pages per sketch value.
+    docs = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)  # ordered by (page, term)
+    # One stable sort by term serves both the document frequencies and the
+    # postings below; ties keep page order.
     order = np.argsort(hashes, kind="stable")
+    sorted_hashes = hashes[order]
+    bounds = np.concatenate(([0], np.flatnonzero(np.diff(sorted_hashes)) + 1, [len(hashes)]))
+    counts = np.diff(bounds)
+    df = np.empty(len(hashes), dtype=np.int64)
+    df[order] = np.repeat(counts, counts)
+    kept = np.flatnonzero((df >= 2) & (df <= MAX_POSTING))
+    # Bottom-k per page: still ordered by (page, term), keep each page's first k.
+    kept_docs = docs[kept]
+    rank = np.arange(len(kept)) - np.searchsorted(kept_docs, kept_docs, side="left")
+    chosen = np.zeros(len(hashes), dtype=bool)
+    chosen[kept[rank < DUPLICATE_SKETCH]] = True
+    # Postings: pages per sketch value (the sort above, restricted to the sketches).
+    order = order[chosen[order]]
     hashes, docs = hashes[order], docs[order]
     bounds = np.concatenate(([0], np.flatnonzero(np.diff(hashes)) + 1, [len(hashes)]))
     shared: Counter[tuple[int, int]] = Counter()

@@ -91,15 +91,20 @@ def _entropy(value: str) -> float:
 
 def high_entropy(token: str) -> bool:
     """True when ``token`` looks random: letters and digits mixed, not pure
-    hex, and entropy at or above :data:`ENTROPY_BITS`."""
+    hex, and entropy at or above :data:`ENTROPY_BITS`. The entropy of ``d``
+    distinct characters is at most ``log2(d)``, so fewer than
+    ``2 ** ENTROPY_BITS`` (22.6) distinct characters decide it first."""
+    if len(set(token)) < 2**ENTROPY_BITS:
+        return False
     if not (any(c.isdigit() for c in token) and any(c.isalpha() for c in token)) or _HEX.fullmatch(token):
         return False
     return _entropy(token) >= ENTROPY_BITS
 
 
-def scan_text(text: str) -> list[PatternHit]:
+def scan_text(text: str, low: str | None = None) -> list[PatternHit]:
     """Every hit of the patterns above in ``text``, by line; one per value,
-    placeholders left out. Costs a few regex passes over the text."""
+    placeholders left out; ``low`` is ``text.lower()`` when the caller has
+    it. Costs a few regex passes over the text."""
     hits: list[PatternHit] = []
     taken: set[tuple[int, int]] = set()
 
@@ -112,7 +117,7 @@ def scan_text(text: str) -> list[PatternHit]:
         if not is_placeholder(m.group()):
             hits.append(PatternHit(line_of(m.start()), "OpenAI Token", m.group()))
             taken.add((m.start(), m.end()))
-    low = text.lower()
+    low = text.lower() if low is None else low
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for m in ASSIGNMENT.finditer(low):
@@ -130,7 +135,7 @@ def scan_text(text: str) -> list[PatternHit]:
         token = m.group()
         if any(a <= m.start() < b or m.start() <= a < m.end() for a, b in taken):
             continue
-        if not is_placeholder(token) and high_entropy(token):
+        if high_entropy(token) and not is_placeholder(token):
             hits.append(PatternHit(line_of(m.start()), "High Entropy String", token))
     hits.sort(key=lambda h: h.line)
     return hits

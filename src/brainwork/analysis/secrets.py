@@ -146,8 +146,9 @@ def mask(secret: str) -> str:
     return f"{secret[:keep]}…({len(secret)} chars)"
 
 
-def _gated_starts(text: str) -> set[int]:
-    """Offsets of the starts of the lines of ``text`` that some gate touches."""
+def _gated_starts(text: str, low: str | None = None) -> set[int]:
+    """Offsets of the starts of the lines of ``text`` that some gate touches;
+    ``low`` is ``text.lower()`` when the caller has it."""
     starts: set[int] = set()
     for gate in _GATES:
         for m in gate.finditer(text):
@@ -156,7 +157,7 @@ def _gated_starts(text: str) -> set[int]:
         for m in _QUOTED_RUN.finditer(text):
             if _high_entropy(m.group(2)):
                 starts.add(text.rfind("\n", 0, m.start()) + 1)
-    low = text.lower()
+    low = text.lower() if low is None else low
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = text
         keyword = re.compile(_KEYWORD.pattern, re.IGNORECASE)
@@ -206,14 +207,19 @@ def scan_texts(items: Iterable[tuple[str, str]], extra: bool = True) -> dict[str
     """
     items = list(items)
     # One pass of each gate over all files joined: ~20x fewer regex calls.
+    # Each file is lower-cased on its own (ASCII files take str.lower's fast
+    # path, the joined text would not) and the result serves the gate and
+    # the extra patterns; "\n" stops every case rule (final sigma), so the
+    # joined lower-cased files are the joined files lower-cased.
     big = "\n".join(text for _, text in items)
+    lows = [text.lower() for _, text in items]
     file_starts: list[int] = []
     pos = 0
     for _, text in items:
         file_starts.append(pos)
         pos += len(text) + 1
     by_file: dict[int, list[int]] = {}
-    for a in _gated_starts(big):
+    for a in _gated_starts(big, "\n".join(lows)):
         by_file.setdefault(bisect_right(file_starts, a) - 1, []).append(a)
     todo: list[tuple[str, list[tuple[int, str]]]] = []
     for f, offsets in sorted(by_file.items()):
@@ -225,8 +231,8 @@ def scan_texts(items: Iterable[tuple[str, str]], extra: bool = True) -> dict[str
             lines.append((text.count("\n", 0, a - base) + 1, big[a : len(big) if b < 0 else b]))
         todo.append((path, lines))
     found_by_path = _detect(todo)
-    for path, text in items if extra else ():  # shapes detect-secrets does not report in Markdown
-        for h in own_patterns(text):
+    for (path, text), low in zip(items, lows) if extra else ():  # shapes detect-secrets does not report in Markdown
+        for h in own_patterns(text, low):
             found_by_path.setdefault(path, {}).setdefault(h.line, []).append((h.kind, h.value))
     out: dict[str, list[SecretHit]] = {}
     for path, by_line in found_by_path.items():
