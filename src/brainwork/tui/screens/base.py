@@ -8,7 +8,10 @@ from typing import ClassVar, Iterable
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.worker import Worker
+from textual.worker import Worker, get_current_worker
+
+from brainwork.store import graph
+from brainwork.tui.messages import PageLoaded
 
 from brainwork.tui.widgets.key_footer import KeyFooter
 from brainwork.tui.widgets.pane_tabs import PaneTabs
@@ -64,3 +67,32 @@ class PaneScreen(Screen[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.app.on_worker_state_changed(event)
+
+
+class PreviewReader:
+    """Mixin for a pane with a page preview: :meth:`load_preview` reads the
+    page in a thread worker (exclusive in :attr:`PREVIEW_GROUP`) and posts
+    :class:`PageLoaded` with the request number; the pane shows the answer
+    only when it carries ``_preview_request`` (a newer request makes older
+    answers stale)."""
+
+    PREVIEW_GROUP: ClassVar[str] = "preview"
+    _preview_request: int = 0
+
+    def load_preview(self, page_id: str) -> None:
+        """Read ``page_id`` for the preview in a worker (nothing before the store is open)."""
+        if not self.app.store.is_open:  # type: ignore[attr-defined]
+            return
+        self._preview_request += 1
+        request_id = self._preview_request
+
+        def fetch() -> None:
+            worker = get_current_worker()
+            with self.app.store.use() as store:  # type: ignore[attr-defined]
+                page = graph.get_page(store, page_id)
+            if not worker.is_cancelled:
+                self.post_message(PageLoaded(request_id, page_id, page))  # type: ignore[attr-defined]
+
+        self.run_worker(  # type: ignore[attr-defined]
+            fetch, name="preview", group=self.PREVIEW_GROUP, thread=True, exclusive=True, exit_on_error=False
+        )

@@ -48,13 +48,12 @@ from brainwork.service.views import (
     suggested_title,
     suggestions_of,
 )
-from brainwork.store import graph
 from brainwork.tui.messages import PageLoaded
 from brainwork.tui.modals.merge_confirm import MergeConfirmScreen
 from brainwork.tui.modals.prompts import ChoicePrompt, TextPrompt
 from brainwork.tui.modals.rename_prompt import RenameAnswer, RenamePrompt, rename_note
 from brainwork.tui.page_actions import editor_command
-from brainwork.tui.screens.base import PaneScreen
+from brainwork.tui.screens.base import PaneScreen, PreviewReader
 from brainwork.tui.widgets.page_preview import PagePreview
 
 #: Fix actions and the key shown for each in the evidence panel.
@@ -160,10 +159,11 @@ class FindingList(OptionList):
             focused.post_message(events.Key(event.key, event.character))
 
 
-class FindingsScreen(PaneScreen):
+class FindingsScreen(PreviewReader, PaneScreen):
     """The findings pane (2)."""
 
     PANE_ID = "findings"
+    PREVIEW_GROUP = "finding-preview"
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     AUTO_FOCUS = "#findings-list"
 
@@ -460,20 +460,6 @@ class FindingsScreen(PaneScreen):
             self.load_preview(page)
 
     # -- preview ---------------------------------------------------------------------
-    def load_preview(self, page_id: str) -> None:
-        if not self.app.store.is_open:
-            return
-        self._preview_request += 1
-        self._fetch_preview(self._preview_request, page_id)
-
-    @work(thread=True, group="finding-preview", exclusive=True, exit_on_error=False)
-    def _fetch_preview(self, request_id: int, page_id: str) -> None:
-        worker = get_current_worker()
-        with self.app.store.use() as store:
-            page = graph.get_page(store, page_id)
-        if not worker.is_cancelled:
-            self.post_message(PageLoaded(request_id, page_id, page))
-
     def on_page_loaded(self, message: PageLoaded) -> None:
         if message.request_id == self._preview_request:
             self.query_one(PagePreview).show_page(message.page, message.page_id)

@@ -28,7 +28,7 @@ from brainwork.store.graph import Neighbour, PageEdge, PageRow
 from brainwork.tui import page_actions
 from brainwork.tui.messages import NeighbourhoodLoaded, PageLoaded
 from brainwork.tui.modals.prompts import ChoicePrompt
-from brainwork.tui.screens.base import PaneScreen
+from brainwork.tui.screens.base import PaneScreen, PreviewReader
 from brainwork.tui.widgets.neighbour_tree import NeighbourTree, NodeInfo
 from brainwork.tui.widgets.cells import shown
 from brainwork.tui.widgets.page_list import PageList
@@ -97,7 +97,7 @@ def filter_pages(pages: list[PageRow], type_: str | None, text: str) -> list[Pag
     return out
 
 
-class GraphScreen(PaneScreen):
+class GraphScreen(PreviewReader, PaneScreen):
     """The graph neighbourhood browser (pane 1)."""
 
     PANE_ID = "graph"
@@ -512,21 +512,6 @@ class GraphScreen(PaneScreen):
             tree.select_page(keep.page_id)
         centre = self.query_one("#graph-centre")
         centre.border_title = neighbourhood_title(message.rows, message.hops)
-
-    def load_preview(self, page_id: str) -> None:
-        """Read ``page_id`` for the preview in a worker."""
-        if not self.app.store.is_open:
-            return
-        self._preview_request += 1
-        self._fetch_preview(self._preview_request, page_id)
-
-    @work(thread=True, group="preview", exclusive=True, exit_on_error=False)
-    def _fetch_preview(self, request_id: int, page_id: str) -> None:
-        worker = get_current_worker()
-        with self.app.store.use() as store:
-            page = graph.get_page(store, page_id)
-        if not worker.is_cancelled:
-            self.post_message(PageLoaded(request_id, page_id, page))
 
     def on_page_loaded(self, message: PageLoaded) -> None:
         if message.request_id == self._preview_request:

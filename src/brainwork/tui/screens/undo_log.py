@@ -43,15 +43,22 @@ from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
 DIFF_LINES = 400
 
 
-def format_time(created: str, now: datetime | None = None) -> str:
-    """``created`` (ISO 8601 UTC) for the list: ``just now``, ``5 min ago``,
-    ``3 h ago``, else the local date and time ``2026-09-28 14:03``."""
+def _utc(created: str) -> datetime | None:
+    """``created`` (ISO 8601; UTC when it names no zone), or None when it is
+    not a time (an entry written by hand or damaged)."""
     try:
         when = datetime.fromisoformat(created)
     except (TypeError, ValueError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+def format_time(created: str, now: datetime | None = None) -> str:
+    """``created`` (ISO 8601 UTC) for the list: ``just now``, ``5 min ago``,
+    ``3 h ago``, else the local date and time ``2026-09-28 14:03``."""
+    when = _utc(created)
+    if when is None:
         return created or ""
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
     now = now or datetime.now(timezone.utc)
     seconds = (now - when).total_seconds()
     if 0 <= seconds < 60:
@@ -65,12 +72,9 @@ def format_time(created: str, now: datetime | None = None) -> str:
 
 def absolute_time(created: str) -> str:
     """``created`` (ISO 8601 UTC) as local date and time to the second."""
-    try:
-        when = datetime.fromisoformat(created)
-    except (TypeError, ValueError):
+    when = _utc(created)
+    if when is None:
         return created or ""
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
     return when.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z").strip()
 
 
