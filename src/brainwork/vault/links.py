@@ -324,6 +324,17 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
     newlines = _line_index(body)
     found: list[tuple[int, Link]] = []
     wiki_spans: list[tuple[int, int]] = []
+
+    def link(start: int, end: int, target: str, label: str | None, heading: str | None, embed: bool,
+             style: str) -> tuple[int, Link]:
+        """The body link at ``body[start:end]``, keyed by its start for the final order."""
+        return (
+            start,
+            Link(target=target, edge=BODY_EDGE, line=body_line + bisect_right(newlines, start), where="body",
+                 label=label, heading=heading, embed=embed, raw=body[start:end], start=body_start + start,
+                 end=body_start + end, style=style),
+        )
+
     # Scanned from "[[" (a literal is searched in C) and widened over a "!"
     # before it: the same matches as WIKILINK, several times faster.
     for m in _WIKILINK_SCAN.finditer(masked):
@@ -337,24 +348,7 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
         target, heading, label = split_inner(body[m.start(1) : m.end(1)])
         if not target:
             continue
-        found.append(
-            (
-                start,
-                Link(
-                    target=target,
-                    edge=BODY_EDGE,
-                    line=body_line + bisect_right(newlines, start),
-                    where="body",
-                    label=label,
-                    heading=heading,
-                    embed=embed,
-                    raw=body[start:end],
-                    start=body_start + start,
-                    end=body_start + end,
-                    style="wikilink",
-                ),
-            )
-        )
+        found.append(link(start, end, target, label, heading, embed, "wikilink"))
     if "](" in masked:
         for m in _MDLINK_SCAN.finditer(masked):
             start = m.start()
@@ -377,24 +371,7 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
             target = unquote(dest).strip()
             if not target:
                 continue
-            found.append(
-                (
-                    start,
-                    Link(
-                        target=target,
-                        edge=BODY_EDGE,
-                        line=body_line + bisect_right(newlines, start),
-                        where="body",
-                        label=body[m.start(1) : m.end(1)],
-                        heading=heading,
-                        embed=embed,
-                        raw=body[start : m.end()],
-                        start=body_start + start,
-                        end=body_start + m.end(),
-                        style="markdown",
-                    ),
-                )
-            )
+            found.append(link(start, m.end(), target, body[m.start(1) : m.end(1)], heading, embed, "markdown"))
         found.sort(key=lambda item: item[0])
     return [link for _, link in found]
 
