@@ -114,6 +114,22 @@ def embedded_template(tmp_path_factory, embedder) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def exported_template(tmp_path_factory, embedded_template) -> Path:
+    """A copy of ``embedded_template`` whose store also holds the ONNX export
+    of the model, made once, as the first ``brainwork`` process on a store
+    leaves it. Tests that run ``brainwork`` subprocesses on a copy of it pay
+    the ONNX load (~0.2 s) per process, not torch and an export (~8 s CPU)."""
+    from brainwork.config import load_config
+    from brainwork.learn import embed
+
+    root = tmp_path_factory.mktemp("exported") / "sample_vault"
+    shutil.copytree(embedded_template, root)
+    served = embed._load(load_config(root))
+    assert not served.lexical, served.reason
+    return root
+
+
 @pytest.fixture
 def learn_vault(embedded_template, tmp_path):
     """``(config, store)`` of a fresh writable copy of the embedded sample vault."""

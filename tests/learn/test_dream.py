@@ -25,9 +25,9 @@ def _snapshot(vault: Path) -> dict[str, str]:
             for p in vault.rglob("*") if p.is_file() and ".brainwork" not in p.relative_to(vault).parts}
 
 
-def test_dream_queue_accept_undo_decline(embedded_template, tmp_path):
+def test_dream_queue_accept_undo_decline(exported_template, tmp_path):
     vault = tmp_path / "vault"
-    shutil.copytree(embedded_template, vault)
+    shutil.copytree(exported_template, vault)
     # a planted duplicate: a merge candidate
     src = (vault / "systems" / "edge-proxy.md").read_text(encoding="utf-8")
     (vault / "systems" / "edge-proxy-2.md").write_text(src, encoding="utf-8")

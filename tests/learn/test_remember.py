@@ -19,11 +19,11 @@ def _run(vault: Path, *args: str, check: bool = True) -> subprocess.CompletedPro
     return res
 
 
-def test_attach_to_the_nearest_thing_page_then_undo(embedded_template, tmp_path):
+def test_attach_to_the_nearest_thing_page_then_undo(exported_template, tmp_path):
     import shutil
 
     vault = tmp_path / "vault"
-    shutil.copytree(embedded_template, vault)
+    shutil.copytree(exported_template, vault)
     page = vault / "systems" / "ci-runners.md"
     before = page.read_bytes()
     insight = ("The self-hosted build machines run out of disk every few weeks because of the Docker layer cache; "
@@ -43,11 +43,11 @@ def test_attach_to_the_nearest_thing_page_then_undo(embedded_template, tmp_path)
     assert page.read_bytes() == before
 
 
-def test_propose_then_create_a_thing_page(embedded_template, tmp_path):
+def test_propose_then_create_a_thing_page(exported_template, tmp_path):
     import shutil
 
     vault = tmp_path / "vault"
-    shutil.copytree(embedded_template, vault)
+    shutil.copytree(exported_template, vault)
     insight = "The office coffee machine descales itself on Mondays at nine."
     files_before = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md") if ".brainwork" not in p.parts)
     res = _run(vault, "remember", insight)
