@@ -56,6 +56,16 @@ def sample_config(sample_vault_copy):
     return load_config(sample_vault_copy)
 
 
+def _fresh_sample_copy(tmp_path_factory, name: str) -> Path:
+    """A copy of ``sample_vault/`` without its store, in a new temporary folder ``name``."""
+    src = REPO_ROOT / "sample_vault"
+    if not src.is_dir():
+        pytest.skip("sample_vault/ not present")
+    root = tmp_path_factory.mktemp(name) / "sample_vault"
+    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    return root
+
+
 @pytest.fixture(scope="session")
 def indexed_template(tmp_path_factory) -> Path:
     """A copy of ``sample_vault/`` with its store indexed once (no embedding),
@@ -65,11 +75,7 @@ def indexed_template(tmp_path_factory) -> Path:
     from brainwork.index.sync import sync
     from brainwork.store import Store
 
-    src = REPO_ROOT / "sample_vault"
-    if not src.is_dir():
-        pytest.skip("sample_vault/ not present")
-    root = tmp_path_factory.mktemp("indexed") / "sample_vault"
-    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    root = _fresh_sample_copy(tmp_path_factory, "indexed")
     config = load_config(root)
     with Store(config.store) as store:
         sync(config, store)
@@ -99,11 +105,7 @@ def embedded_template(tmp_path_factory, embedder) -> Path:
     from brainwork.learn.embed import embed_pages
     from brainwork.store import Store
 
-    src = REPO_ROOT / "sample_vault"
-    if not src.is_dir():
-        pytest.skip("sample_vault/ not present")
-    root = tmp_path_factory.mktemp("template") / "sample_vault"
-    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    root = _fresh_sample_copy(tmp_path_factory, "template")
     config = load_config(root)
     store = Store(config.store)
     try:
