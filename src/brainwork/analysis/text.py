@@ -28,7 +28,7 @@ from markdown_it.common.html_blocks import block_names
 from markdown_it.common.html_re import HTML_OPEN_CLOSE_TAG_STR
 
 from brainwork.vault.links import (
-    MDLINK, MDLINK_DEST_LOOSE, MDLINK_REF_DEF, MDLINK_REF_USE, WIKILINK, mask_non_links, split_inner,
+    MDLINK, MDLINK_DEST_LOOSE, MDLINK_DEST_OPEN, MDLINK_REF_DEF, MDLINK_REF_USE, WIKILINK, mask_non_links, split_inner,
 )
 
 _md = MarkdownIt("commonmark", {"html": True})
@@ -43,8 +43,6 @@ _HTML_START = re.compile(r"<[A-Za-z!/?]")
 _WORD = re.compile(r"\w+")
 _EMBED = re.compile("!" + WIKILINK.pattern.removeprefix("(!?)"))
 _WIKILINK_NO_EMBED = re.compile(WIKILINK.pattern.removeprefix("(!?)"))
-# A link destination not closed on its line ("[a](\n/url)", "[a](url\n'title')").
-_DEST_TO_EOL = re.compile(r"\]\([^)\n]*$", re.MULTILINE)
 
 
 def _replace_wikilinks(body: str) -> str:
@@ -215,7 +213,7 @@ def lower_bound_chars(body: str) -> int | None:
         if "![" in text:
             return None  # an image form the pattern does not know: count exactly
     if "](" in text:
-        if _DEST_TO_EOL.search(text):
+        if MDLINK_DEST_OPEN.search(text):
             return None  # a destination or title may go on past the line break: count exactly
         text = MDLINK_DEST_LOOSE.sub("]", text)
     if "][" in text:

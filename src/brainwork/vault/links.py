@@ -46,6 +46,9 @@ MDLINK_DEST = re.compile(r"\]\([^)\s]*\)")
 #: A Markdown link's destination to the end of the line, closed or not: a
 #: generous match, for bounds that may remove more than the link.
 MDLINK_DEST_LOOSE = re.compile(r"\]\([^)\n]*\)?")
+#: A Markdown link destination left open at the end of its line
+#: (``[a](\n/url)``, ``[a](url\n'title')``): CommonMark may close it on a later line.
+MDLINK_DEST_OPEN = re.compile(r"\]\([^)\n]*$", re.MULTILINE)
 #: A reference-style link's use, ``][ref]``.
 MDLINK_REF_USE = re.compile(r"\]\[[^\]\n]*\]")
 #: A link reference definition, ``[ref]: dest``, anywhere on a line (inside
