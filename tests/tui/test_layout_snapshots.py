@@ -34,6 +34,7 @@ def _run(snap_compare, config, settle, size, *keys: str, then=None) -> bool:
             box.cursor_blink = False
         for box in pilot.app.screen.query(Input):
             box.cursor_blink = False
+        await pilot.pause()  # the steady cursor drawn before the screenshot
 
     return snap_compare(app, terminal_size=size, run_before=run_before)
 

@@ -264,6 +264,7 @@ def _snap(snap_compare, rules_config, settle, rule: str | None = None) -> bool:
             await to_rule(pilot, screen, rule)
             await settle(pilot)
         screen.query_one(RuleText).cursor_blink = False
+        await pilot.pause()  # the steady cursor drawn before the screenshot
 
     return snap_compare(BrainworkApp(rules_config), terminal_size=SIZE, run_before=run_before)
 

@@ -35,7 +35,8 @@ def _run(snap_compare, config, settle, *keys: str, then=None, panes=None) -> boo
             await then(pilot)
             await settle(pilot)
         for box in pilot.app.query(Input):
-            box.cursor_blink = False
+            box.cursor_blink = False  # the cursor shown steadily...
+        await pilot.pause()  # ...and drawn so before the screenshot
 
     return snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
