@@ -101,16 +101,30 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     # are the hashes of adjacent word pairs (rarer than single words in
     # repetitive text), each once, sorted: ``np.unique`` of one page's few
     # thousand terms is cheaper than sorting all pages' terms by page and term.
+    # The new words' digests are joined and read as one little-endian int64
+    # array (what ``_stable_hash`` gives word by word), and each page's
+    # terms are made unique with a sort and a neighbour comparison (what
+    # ``np.unique`` returns, without its per-call overhead).
     table: dict[str, int] = {}
     arrays = []
+    blake2b = hashlib.blake2b
     for body in bodies:
         ws = body.casefold().split()
         new = set(ws).difference(table)
         if new:
-            table.update(zip(new, map(_stable_hash, new)))
+            new = list(new)
+            digests = b"".join([blake2b(w.encode("utf-8"), digest_size=8).digest() for w in new])
+            table.update(zip(new, np.frombuffer(digests, dtype="<i8").tolist()))
         words = np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws))
         with np.errstate(over="ignore"):
-            arrays.append(np.unique(words[:-1] * np.int64(1_000_003) + words[1:]))
+            terms = words[:-1] * np.int64(1_000_003) + words[1:]
+        terms.sort()
+        if len(terms) > 1:
+            keep = np.empty(len(terms), dtype=bool)
+            keep[0] = True
+            np.not_equal(terms[1:], terms[:-1], out=keep[1:])
+            terms = terms[keep]
+        arrays.append(terms)
     del table
     if not arrays:
         return set()
