@@ -480,11 +480,18 @@ def secret(ctx: Context) -> list[Finding]:
     vault: Path = ctx.config.vault
 
     def texts():
-        for pid, path in zip(ctx.pages.id, ctx.pages.path):
+        # Read as bytes and decoded at once: what ``read_text(encoding="utf-8",
+        # errors="replace")`` gives (universal newlines included) at half the
+        # cost of a text-mode file's decoder.
+        for path in ctx.pages.path:
             try:
-                yield path, (vault / path).read_text(encoding="utf-8", errors="replace").lstrip("\ufeff")
+                with open(vault / path, "rb") as fh:
+                    text = fh.read().decode("utf-8", errors="replace")
             except OSError:
                 continue
+            if "\r" in text:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            yield path, text.lstrip("\ufeff")
 
     by_path = {path: pid for pid, path in zip(ctx.pages.id, ctx.pages.path)}
     out = []

@@ -181,6 +181,32 @@ def _gated_starts(text: str, low: str | None = None) -> set[int]:
     return starts
 
 
+def _gated_lines(texts: list[str], lows: list[str]) -> list[tuple[int, tuple[int, str]]]:
+    """``(index in texts, (1-based line, line text))`` of every line some
+    gate touches, ordered by file and line; ``lows`` are the texts
+    lower-cased.
+
+    One pass of each gate over all files joined: ~20x fewer regex calls.
+    Each file is lower-cased on its own (ASCII files take str.lower's fast
+    path, the joined text would not); "\n" stops every case rule (final
+    sigma), so the joined lower-cased files are the joined files lower-cased."""
+    if not texts:
+        return []
+    big = "\n".join(texts)
+    file_starts: list[int] = []
+    pos = 0
+    for text in texts:
+        file_starts.append(pos)
+        pos += len(text) + 1
+    out = []
+    for a in sorted(_gated_starts(big, "\n".join(lows))):
+        f = bisect_right(file_starts, a) - 1
+        base = file_starts[f]
+        b = big.find("\n", a)
+        out.append((f, (texts[f].count("\n", 0, a - base) + 1, big[a : len(big) if b < 0 else b])))
+    return out
+
+
 def _plugins_config() -> dict:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
@@ -206,30 +232,21 @@ def scan_texts(items: Iterable[tuple[str, str]], extra: bool = True) -> dict[str
         line, ordered by line.
     """
     items = list(items)
-    # One pass of each gate over all files joined: ~20x fewer regex calls.
-    # Each file is lower-cased on its own (ASCII files take str.lower's fast
-    # path, the joined text would not) and the result serves the gate and
-    # the extra patterns; "\n" stops every case rule (final sigma), so the
-    # joined lower-cased files are the joined files lower-cased.
-    big = "\n".join(text for _, text in items)
     lows = [text.lower() for _, text in items]
-    file_starts: list[int] = []
-    pos = 0
-    for _, text in items:
-        file_starts.append(pos)
-        pos += len(text) + 1
-    by_file: dict[int, list[int]] = {}
-    for a in _gated_starts(big, "\n".join(lows)):
-        by_file.setdefault(bisect_right(file_starts, a) - 1, []).append(a)
-    todo: list[tuple[str, list[tuple[int, str]]]] = []
-    for f, offsets in sorted(by_file.items()):
-        path, text = items[f]
-        base = file_starts[f]
-        lines = []
-        for a in sorted(offsets):
-            b = big.find("\n", a)
-            lines.append((text.count("\n", 0, a - base) + 1, big[a : len(big) if b < 0 else b]))
-        todo.append((path, lines))
+    # The gate runs over the files joined, one group per width: a single
+    # non-ASCII character (an emoji) makes a joined str 4 bytes a character,
+    # and every gate pass over the ASCII files would then read 4x the memory.
+    ascii_files = [f for f, (_, text) in enumerate(items) if text.isascii()]
+    if len(ascii_files) == len(items):
+        groups = [ascii_files]
+    else:
+        taken = set(ascii_files)
+        groups = [ascii_files, [f for f in range(len(items)) if f not in taken]]
+    gated: dict[int, list[tuple[int, str]]] = {}
+    for group in groups:
+        for f, line in _gated_lines([items[f][1] for f in group], [lows[f] for f in group]):
+            gated.setdefault(group[f], []).append(line)
+    todo = [(items[f][0], lines) for f, lines in sorted(gated.items())]
     found_by_path = _detect(todo)
     for (path, text), low in zip(items, lows) if extra else ():  # shapes detect-secrets does not report in Markdown
         for h in own_patterns(text, low):
