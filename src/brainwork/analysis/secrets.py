@@ -63,7 +63,10 @@ _GATES: tuple[re.Pattern, ...] = tuple(
         r"AC[a-z0-9]{32}",  # TwilioKeyDetector
         r"SK[a-z0-9]{32}",  # TwilioKeyDetector
         r"AccountKey=",  # AzureStorageKeyDetector
-        r"://[^\s@]*@",  # BasicAuthDetector, CloudantDetector (URL form)
+        # BasicAuthDetector (``://user:password@``, neither part holding
+        # whitespace, ``:`` or ``@``) and CloudantDetector's URL form
+        # (``https://account:key@``, word characters and ``-`` before the colon)
+        r"://[^\s@:]+:[^\s@:]+@",
     )
 )
 
