@@ -107,16 +107,22 @@ _SOFTLAYER_URL = re.compile(r"softlayer\.com")
 #: KeywordDetector (and the keyword forms of AWS, Cloudant, IBM and Softlayer):
 #: a denylisted word (searched in the lower-cased text) ...
 _KEYWORD = re.compile(r"key|pass|pw|secret|contrase|token")
-#: ... followed on its line by an operator and a quote (Markdown files get the
-#: KeywordDetector's quotes-required patterns: ``key: "``, ``key = '``,
-#: ``key => "``, ``"...";``) or by a quoted run of 24+ characters (AWS:
-#: ``aws_secret_access_key = "<40>"``) ...
-_KEYWORD_AFTER = re.compile(r"""[:=>]\s*['"`]|['"`];|['"][0-9a-zA-Z/+]{24}""")
+#: ... followed by an operator and a quote (Markdown files get the
+#: KeywordDetector's quotes-required patterns, each ``<word>\w*`` then at
+#: most two closing ``]'"``, an operator and a quote: ``key: "``,
+#: ``key = '``, ``key => "``, ``key == "``) ...
+_KEYWORD_ASSIGN = re.compile(r"""\w*[\]'"]{0,2}\s*(?::|={1,3}|!==?|=>)\s*['"`]""")
+#: ... or later on its line by a closing quote and ``;`` (``private_key
+#: "..." ;``) or a quoted run of 24+ characters (AWS: ``aws_secret_access_key
+#: = "<40>"``) ...
+_KEYWORD_AFTER = re.compile(r"""['"`];|['"][0-9a-zA-Z/+]{24}""")
 #: ... or directly by a separator and a value of 24+ characters (Cloudant,
 #: IBM, Softlayer: ``cloudant_password = <64 hex>``, quotes optional) ...
 _KEYWORD_VALUE = re.compile(r"""\w*['"\]]{0,3}[ \t]*(?::=|=>|::|[:=]|[ \t])[ \t]*['"]?[a-zA-Z0-9_\-]{24}""")
-#: ... or anywhere on the line a comparison (``"..." == password``).
-_KEYWORD_COMPARE = re.compile(r"[!=]=")
+#: ... or be the word after a comparison (``"..." == password``, ``!==
+#: my_secret``), searched up to the keyword: a keyword never holds a
+#: non-word character, so the word it is in starts after the operator.
+_KEYWORD_COMPARED = re.compile(r"[!=]{2}\s*\w*\Z")
 
 _DISABLED_PLUGINS = ("IPPublicDetector",)
 
@@ -176,9 +182,10 @@ def _gated_starts(text: str, low: str | None = None) -> set[int]:
         b = text.find("\n", m.end())
         b = len(text) if b < 0 else b
         if (
-            _KEYWORD_AFTER.search(text, m.end(), b)
+            _KEYWORD_ASSIGN.match(text, m.end(), b)
+            or _KEYWORD_AFTER.search(text, m.end(), b)
             or _KEYWORD_VALUE.match(text, m.end(), b)
-            or _KEYWORD_COMPARE.search(text, a, b)
+            or _KEYWORD_COMPARED.search(text, a, m.start())
         ):
             starts.add(a)
     return starts
