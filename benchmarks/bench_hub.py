@@ -2,13 +2,17 @@
 whole command in a fresh process, optionally beside an older tree in the
 same run.
 
-``python -m benchmarks.bench_hub [VAULT] [--runs 3] [--before SRC]``
+``python -m benchmarks.bench_hub [VAULT] [--runs 3] [--before SRC] [--after SRC] [--commands check]``
 (default VAULT: ``../shared/corpora/obsidian-hub``; it is only read, the
 stores go to a temporary folder)
 
 ``--before SRC`` names the ``src`` folder of an older tree (for example
 ``git archive REV src | tar -x -C /tmp/before``): its runs put it first on
 ``PYTHONPATH`` and alternate with this tree's, so both see the same load.
+``--after SRC`` runs another ``src`` folder in place of this tree's (to
+measure one set of commits alone while others edit the working tree);
+``--commands`` picks ``index``, ``check`` or both (the default; ``check``
+alone indexes each store first, untimed).
 Printed per command and tree: the median and every run of CPU seconds (user
 + system of the child, from ``wait4``), wall seconds and peak RSS. Targets
 on obsidian-hub: both commands <= 4 s CPU.
@@ -46,12 +50,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("vault", nargs="?", type=Path, default=DEFAULT_VAULT)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--before", type=Path, metavar="SRC", help="src folder of an older tree to run beside this one")
+    ap.add_argument("--after", type=Path, metavar="SRC", help="src folder to run instead of this tree's")
+    ap.add_argument("--commands", nargs="+", choices=("index", "check"), default=["index", "check"])
     args = ap.parse_args(argv)
-    trees = {"after": None} if args.before is None else {"before": args.before, "after": None}
+    trees = {"after": args.after} if args.before is None else {"before": args.before, "after": args.after}
     work = Path(tempfile.mkdtemp(prefix="bw-bench-hub-"))
     results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     try:
-        for command in ("index", "check"):
+        if "check" in args.commands and "index" not in args.commands:
+            # check syncs first: each run's store is indexed once, untimed
+            for i in range(args.runs):
+                for tree, src in trees.items():
+                    env = dict(os.environ)
+                    env.pop("PYTHONPATH", None)
+                    if src is not None:
+                        env["PYTHONPATH"] = str(src)
+                    _timed([str(BRAINWORK), "index", "--vault", str(args.vault), "--store", str(work / f"{tree}-{i}")], env)
+        for command in args.commands:
             for i in range(args.runs):
                 for tree, src in trees.items():
                     env = dict(os.environ)
