@@ -17,8 +17,11 @@ a tenth of them). Then, each run:
   record, partial re-index. Target <= 2 s;
 - **undo** it (every byte back, graph updated). Target <= 2 s;
 - the parts, informational: planning alone (``plan_rename``, measured on
-  its own before each rename), and the graph update inside the rename
-  (:func:`brainwork.index.incremental.sync_paths` over the written files).
+  its own before each rename), the graph update inside the rename and the
+  undo (:func:`brainwork.index.incremental.sync_paths` over the written
+  files), and of that the write transaction
+  (:func:`brainwork.store.delta.apply_delta`, which holds Kùzu's COMMIT and
+  the checkpoint an edge COPY forces there).
 
 Every run checks that the rename rewrote all backlinks and that the undo
 restored the files' bytes (a wrong result is not a fast result). The figure
@@ -80,6 +83,7 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
     from brainwork.ops import changeset, unit_of_work
     from brainwork.ops.rename import plan_rename, rename
     from brainwork.store import Store
+    from brainwork.store import delta
 
     bench = Bench("ops", {"pages": pages, "backlinks": backlinks, "runs": runs, "seed": seed})
     vault = build(workdir, pages, backlinks, seed)
@@ -88,21 +92,31 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
     config = load_config(vault, store_dir)
     store = Store(config.store)
     inner = unit_of_work.sync_graph
+    inner_write = delta.apply_delta
     try:
         t0 = time.perf_counter()
         sync(config, store)
         bench.add(f"index the vault ({pages:,} pages, for reference)", time.perf_counter() - t0)
         original = _digest(vault)
         # Time the graph update inside each operation (unit of work, step 6).
-        spent = {"wall": 0.0, "cpu": 0.0}
+        spent = {"wall": 0.0, "cpu": 0.0, "write_wall": 0.0, "write_cpu": 0.0}
 
         def timed_sync(config, store, paths):
+            spent["write_wall"] = spent["write_cpu"] = 0.0
             c, w = time.process_time(), time.perf_counter()
             inner(config, store, paths)
             spent["wall"], spent["cpu"] = time.perf_counter() - w, time.process_time() - c
 
+        def timed_write(store, **kw):
+            c, w = time.process_time(), time.perf_counter()
+            inner_write(store, **kw)
+            spent["write_wall"] += time.perf_counter() - w
+            spent["write_cpu"] += time.process_time() - c
+
         unit_of_work.sync_graph = timed_sync
+        delta.apply_delta = timed_write
         ren, ren_cpu, und, und_cpu, plans, plan_cpu, graph_t, graph_cpu = ([] for _ in range(8))
+        write_t, write_cpu, ugraph_t, ugraph_cpu, uwrite_t, uwrite_cpu = ([] for _ in range(6))
         rewritten = 0
         for _ in range(runs + 1):  # the first round warms caches and is not counted
             c0, w0 = time.process_time(), time.perf_counter()
@@ -119,11 +133,17 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
             assert len(files) >= backlinks, f"only {len(files)} files rewritten"
             graph_t.append(spent["wall"])
             graph_cpu.append(spent["cpu"])
+            write_t.append(spent["write_wall"])
+            write_cpu.append(spent["write_cpu"])
 
             c0, w0 = time.process_time(), time.perf_counter()
             changeset.undo(config, store)
             und.append(time.perf_counter() - w0)
             und_cpu.append(time.process_time() - c0)
+            ugraph_t.append(spent["wall"])
+            ugraph_cpu.append(spent["cpu"])
+            uwrite_t.append(spent["write_wall"])
+            uwrite_cpu.append(spent["write_cpu"])
             assert _digest(vault) == original, "undo did not restore every byte"
         detail = f"{rewritten:,} links in {backlinks:,} files + the page itself"
         bench.add("rename (plan, write, undo log, graph update)", Timing.of(ren[1:], ren_cpu[1:]),
@@ -132,8 +152,12 @@ def run(pages: int, backlinks: int, runs: int, seed: int, workdir: Path) -> Benc
                   target=TARGETS["undo"])
         bench.add("  of which planning (plan_rename, incl. the re-index of agent changes)", Timing.of(plans[1:], plan_cpu[1:]))
         bench.add("  of which the graph update (partial re-index of the written files)", Timing.of(graph_t[1:], graph_cpu[1:]))
+        bench.add("    of which the write transaction (apply_delta, incl. Kùzu's COMMIT)", Timing.of(write_t[1:], write_cpu[1:]))
+        bench.add("  undo: of which the graph update", Timing.of(ugraph_t[1:], ugraph_cpu[1:]))
+        bench.add("    undo: of which the write transaction (apply_delta)", Timing.of(uwrite_t[1:], uwrite_cpu[1:]))
     finally:
         unit_of_work.sync_graph = inner
+        delta.apply_delta = inner_write
         store.close()
     return bench
 

@@ -165,7 +165,14 @@ def stored_columns(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
             for r in store.rows(f"MATCH (p:Page {{id: $id}}) RETURN p.id AS id, {cols}", {"id": i}):
                 out[r["id"]] = r
         return out
-    return {r["id"]: r for r in store.rows(f"MATCH (p:Page) WHERE p.id IN $ids RETURN p.id AS id, {cols}", {"ids": ids})}
+    # More: still by primary key, through UNWIND (an index lookup per id).
+    # ``p.id IN $ids`` scans these columns of every page, the long links
+    # JSON included: 1,000 ids at 50,000 pages 0.16-0.20 s CPU against
+    # 0.06-0.08 s.
+    return {
+        r["id"]: r
+        for r in store.rows(f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) RETURN p.id AS id, {cols}", {"ids": sorted(set(ids))})
+    }
 
 
 def apply_delta(
