@@ -32,6 +32,7 @@ import shutil
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 from benchmarks.bench_ops import _digest, build
@@ -69,9 +70,11 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
     config = load_config(vault, store_dir)
     handle = StoreHandle(config)
     handle.open()
-    if trace:
-        import tracemalloc
-
+    # tracemalloc slows every allocation of the process several times over,
+    # so it is stopped when the run ends (the run may be one call among many,
+    # as in the smoke test).
+    tracing = trace and not tracemalloc.is_tracing()
+    if tracing:
         tracemalloc.start(1)
     bench = Bench("rename_memory", {"pages": pages, "backlinks": backlinks, "cycles": cycles, "seed": seed,
                                     "recycle": recycle})
@@ -112,6 +115,8 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
                   f"store {row['store_mb']:.0f} MB, {row['cpu']:.1f} s CPU", file=sys.stderr, flush=True)
     finally:
         handle.close()
+        if tracing:
+            tracemalloc.stop()
     first, last = curve[0], curve[-1]
     bench.add("RSS after the index", start["rss"], unit="MB")
     bench.add("RSS after cycle 1", first["rss"], unit="MB")
@@ -134,8 +139,6 @@ def run(pages: int, backlinks: int, cycles: int, seed: int, workdir: Path, trace
 def _heap(trace: bool) -> float:
     if not trace:
         return 0.0
-    import tracemalloc
-
     return tracemalloc.get_traced_memory()[0] / 2**20
 
 

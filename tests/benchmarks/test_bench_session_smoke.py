@@ -4,6 +4,7 @@ vaults (nothing timed; the figures live in docs/performance.md)."""
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -17,6 +18,7 @@ def test_bench_rename_memory_runs_cycles_and_restores_bytes(tmp_path):
     bench = bench_rename_memory.run(pages=80, backlinks=20, cycles=2, seed=0, workdir=tmp_path, trace=True)
     names = [r.name for r in bench.rows]
     assert "RSS after cycle 2" in names and "Python heap, cycle 1 -> last" in names
+    assert not tracemalloc.is_tracing()  # it would slow the rest of the process several times over
 
 
 def test_bench_paint_measures_a_tiny_vault(tmp_path):
