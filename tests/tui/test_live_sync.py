@@ -71,7 +71,7 @@ def changed_on_disk(app) -> list[str]:
 async def open_with_watcher(pilot, settle) -> None:
     await settle(pilot)
     app = pilot.app
-    assert app.watcher is not None and app.watcher.ready.wait(DEADLINE)
+    assert app.live_sync.watcher is not None and app.live_sync.watcher.ready.wait(DEADLINE)
 
 
 async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, settle) -> None:
@@ -211,10 +211,10 @@ async def test_bursts_during_a_sync_coalesce_into_one_more(sample_config, settle
         # Five bursts handled in one turn of the event loop: the first starts
         # a sync, the other four arrive while it runs.
         for i in range(5):
-            live_sync.files_changed(app, live_sync.VaultFilesChanged([f"topics/burst-{i}.md"]))
-        assert app.live_sync_pending
+            app.live_sync.files_changed(live_sync.VaultFilesChanged([f"topics/burst-{i}.md"]))
+        assert app.live_sync.pending
         assert len([w for w in app.workers if w.group == "index" and not w.is_finished]) == 1
-        await until(pilot, lambda: len(live_syncs(messages)) >= 2 and not app.live_sync_pending, "two syncs")
+        await until(pilot, lambda: len(live_syncs(messages)) >= 2 and not app.live_sync.pending, "two syncs")
         await settle(pilot)
         syncs = live_syncs(messages)
         # Two from the posted bursts; the watcher's own batch for first.md
@@ -263,6 +263,6 @@ async def test_the_watcher_stops_with_the_workbench(sample_config, settle) -> No
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE) as pilot:
         await open_with_watcher(pilot, settle)
-        watcher = app.watcher
+        watcher = app.live_sync.watcher
         assert watcher.is_running
     assert not watcher.is_running

@@ -32,7 +32,6 @@ from brainwork.analysis.search import PageSearch
 from brainwork.config import Config
 from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import sync
-from brainwork.index.watch import VaultWatcher
 from brainwork.store import graph
 from brainwork.store.graph import GraphCounts, PageRow
 from brainwork.tui.commands import AppCommands, PageCommands
@@ -143,10 +142,8 @@ class BrainworkApp(App[None]):
         self.graph_list_share: int | None = None
         self._pane_screens: dict[str, Screen] = {}
         self._progress_at = 0.0
-        #: Follows the vault on disk once the store is open (:mod:`brainwork.tui.live_sync`).
-        self.watcher: VaultWatcher | None = None
-        #: A burst arrived while a sync or an operation ran: sync once more after it.
-        self.live_sync_pending = False
+        #: Follows the vault on disk once the store is open.
+        self.live_sync = live_sync.LiveSync(self)
         for pane in panes:
             self.add_mode(pane.id, partial(self._make_pane, pane))
             self.bind(pane.key, f"switch_pane('{pane.id}')", description=f"Show pane {pane.title}", show=False)
@@ -254,7 +251,7 @@ class BrainworkApp(App[None]):
         git_notices.detach(getattr(self, "_git_notices", None))
         if self.owner is not None:
             self.owner.stop()
-        live_sync.stop(self)
+        self.live_sync.stop()
         self.workers.cancel_all()
         self.store.close()
 
@@ -293,14 +290,14 @@ class BrainworkApp(App[None]):
         self.load_vault()
         self.operations.read_undo_state_later()
         self._serve_others()
-        live_sync.start(self)
+        self.live_sync.start()
 
     # -- live sync (brainwork.tui.live_sync) ---------------------------------------
     def on_vault_files_changed(self, message: live_sync.VaultFilesChanged) -> None:
-        live_sync.files_changed(self, message)
+        self.live_sync.files_changed(message)
 
     def on_watch_failed(self, message: live_sync.WatchFailed) -> None:
-        live_sync.watch_failed(self, message)
+        self.live_sync.watch_failed(message)
 
     # -- the store's owner (brainwork.service.owner) -------------------------------
     def _serve_others(self) -> None:
@@ -400,7 +397,7 @@ class BrainworkApp(App[None]):
             self._warmed = True
             self.learning.warm_up()
         if getattr(message, "live", False):
-            live_sync.sync_finished(self, report)
+            self.live_sync.sync_finished(report)
         if not getattr(message, "quiet", False):
             moved = len(report.moved)  # also in added (new path) and removed (old path)
             self.notify(
@@ -475,7 +472,7 @@ class BrainworkApp(App[None]):
         """The one place worker failures are reported (panes forward theirs)."""
         worker = event.worker
         if worker.group in ("index", OPERATION_GROUP) and worker.is_finished:
-            live_sync.work_finished(self)
+            self.live_sync.work_finished()
         if event.state != WorkerState.ERROR:
             return
         if worker.group == "index":

@@ -41,56 +41,72 @@ class WatchFailed(Message):
         self.error = error
 
 
-def start(app: Workbench) -> None:
-    """Start following the vault (once; called when the store is open)."""
-    if app.watcher is not None:
-        return
-    app.watcher = VaultWatcher(
-        app.config,
-        lambda paths: (app.freshness.changed(), app.post_message(VaultFilesChanged(paths))),
-        on_error=lambda exc: app.post_message(WatchFailed(exc)),
-    )
-    app.watcher.start()
-    watcher = app.watcher
-    app.freshness.following = lambda: watcher.is_running and watcher.ready.is_set()
+class LiveSync:
+    """Follows the vault on disk for one workbench (``app.live_sync``): owns
+    the :class:`~brainwork.index.watch.VaultWatcher` and the one sync a burst
+    may leave pending while other work runs."""
 
+    def __init__(self, app: Workbench):
+        self._app = app
+        #: None until :meth:`start` (the store is open).
+        self.watcher: VaultWatcher | None = None
+        #: A burst arrived while a sync or an operation ran: sync once more after it.
+        self.pending = False
 
-def stop(app: Workbench) -> None:
-    """Stop following the vault (returns within about 0.2 s)."""
-    if app.watcher is not None:
-        app.watcher.stop()
+    def start(self) -> None:
+        """Start following the vault (once; called when the store is open)."""
+        if self.watcher is not None:
+            return
+        app = self._app
+        watcher = VaultWatcher(
+            app.config,
+            lambda paths: (app.freshness.changed(), app.post_message(VaultFilesChanged(paths))),
+            on_error=lambda exc: app.post_message(WatchFailed(exc)),
+        )
+        self.watcher = watcher
+        watcher.start()
+        app.freshness.following = lambda: watcher.is_running and watcher.ready.is_set()
 
+    def stop(self) -> None:
+        """Stop following the vault (returns within about 0.2 s)."""
+        if self.watcher is not None:
+            self.watcher.stop()
 
-def busy(app: Workbench) -> bool:
-    """True while a sync or a vault operation runs."""
-    return app.operations.is_running() or any(w.group == INDEX_GROUP and not w.is_finished for w in app.workers)
+    def busy(self) -> bool:
+        """True while a sync or a vault operation runs."""
+        app = self._app
+        return app.operations.is_running() or any(w.group == INDEX_GROUP and not w.is_finished for w in app.workers)
 
-
-def files_changed(app: Workbench, _: VaultFilesChanged) -> None:
-    """Sync now, or once the running sync or operation is done."""
-    if not app.store.is_open or (app.index_on_start and app.pages is None):
-        return  # the start-up sync has not begun yet and will see the change
-    if busy(app):
-        app.live_sync_pending = True
-        return
-    app.action_reindex(quiet=True, live=True)
-
-
-def work_finished(app: Workbench) -> None:
-    """A sync or an operation ended: run the sync a burst asked for meanwhile."""
-    if app.live_sync_pending and not busy(app):
-        app.live_sync_pending = False
+    def files_changed(self, _: VaultFilesChanged) -> None:
+        """Sync now, or once the running sync or operation is done."""
+        app = self._app
+        if not app.store.is_open or (app.index_on_start and app.pages is None):
+            return  # the start-up sync has not begun yet and will see the change
+        if self.busy():
+            self.pending = True
+            return
         app.action_reindex(quiet=True, live=True)
 
+    def work_finished(self) -> None:
+        """A sync or an operation ended: run the sync a burst asked for meanwhile."""
+        if self.pending and not self.busy():
+            self.pending = False
+            self._app.action_reindex(quiet=True, live=True)
 
-def watch_failed(app: Workbench, message: WatchFailed) -> None:
-    error = message.error
-    app.notify(
-        f"{type(error).__name__}: {error}. ctrl+r re-indexes by hand.",
-        title="Not following the vault on disk",
-        severity="warning",
-        timeout=15,
-    )
+    def watch_failed(self, message: WatchFailed) -> None:
+        error = message.error
+        self._app.notify(
+            f"{type(error).__name__}: {error}. ctrl+r re-indexes by hand.",
+            title="Not following the vault on disk",
+            severity="warning",
+            timeout=15,
+        )
+
+    def sync_finished(self, report: SyncReport) -> None:
+        """A sync the watcher asked for finished: say what changed on disk."""
+        text = describe(report)
+        if text:
+            self._app.notify(text, title="Vault changed")
 
 
 def describe(report: SyncReport) -> str:
@@ -107,10 +123,3 @@ def describe(report: SyncReport) -> str:
         return ""
     parts = ", ".join(f"{k} {what}" for k, what in counts if k)
     return f"{n} file{'s' if n != 1 else ''} changed on disk: {parts}"
-
-
-def sync_finished(app: Workbench, report: SyncReport) -> None:
-    """A sync the watcher asked for finished: say what changed on disk."""
-    text = describe(report)
-    if text:
-        app.notify(text, title="Vault changed")

@@ -18,7 +18,6 @@ from textual.theme import Theme
 from textual.worker import Worker
 
 from brainwork.analysis.search import PageSearch
-from brainwork.index.watch import VaultWatcher
 from brainwork.service.freshness import Freshness
 from brainwork.store.graph import GraphCounts, PageRow
 from brainwork.tui.learning import LearningController, LearningHost
@@ -54,9 +53,7 @@ class Workbench(LearningHost, Protocol):
     index_on_start: bool
     vault_changed: Signal[None]
     graph_list_share: int | None
-    watcher: VaultWatcher | None
     freshness: Freshness
-    live_sync_pending: bool
     theme: str
 
     def open_page(self, page_id: str) -> None: ...
