@@ -11,10 +11,21 @@
   folder, with its sync report and ``check`` findings (all codes, dismissed
   left out). Indexing and checking obsidian-hub costs tens of seconds; every
   test that only reads these results shares the one pass. Read-only.
-- ``sample_vault_copy``: a writable copy of ``sample_vault/`` in ``tmp_path``.
+- ``sample_vault_copy``: a writable copy of ``sample_vault/`` in ``tmp_path``
+  (no store: the first command indexes it).
+- ``embedder``: the REAL bundled all-MiniLM-L6-v2, loaded once per session
+  (``get_embedder`` caches it per process, so every test shares it).
+- ``embedded_template``: a copy of ``sample_vault/`` indexed and embedded
+  once per session with the real model (closed; copy it, never write it).
+- ``exported_template``: the same whose store also holds the model's ONNX
+  export, as the first ``brainwork`` process on a store leaves it; a
+  ``brainwork`` process on a copy of it loads ONNX (~0.2 s CPU), not torch
+  and an export (~8 s CPU).
+- ``embedded_vault_copy``: a writable copy of ``exported_template`` in
+  ``tmp_path/sample_vault``.
 - ``make_vault``: build a small vault in ``tmp_path`` from ``{path: text or bytes}``.
-- ``serving``: ``brainwork serve`` running (a real subprocess) on a copy of
-  ``sample_vault/``, as ``(vault, process)``; stopped with SIGTERM after the
+- ``serving``: ``brainwork serve`` running (a real subprocess) on an
+  ``embedded_vault_copy``, as ``(vault, process)``; stopped with SIGTERM after the
   test unless the test killed it.
 - ``store``: an open :class:`~brainwork.store.Store` in ``tmp_path`` (closed
   after the test). One Store per path per process (Kùzu).
@@ -25,6 +36,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -105,6 +117,69 @@ def sample_vault_copy(tmp_path: Path) -> Path:
     return dest
 
 
+@pytest.fixture(scope="session")
+def embedder():
+    from brainwork.learn.embed import get_embedder
+
+    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
+        pytest.skip("BRAINWORK_EMBEDDER=lexical forces the fallback; these tests need the real model")
+    emb = get_embedder(None)
+    assert not emb.lexical, f"the bundled model did not load: {emb.reason}"
+    return emb
+
+
+
+@pytest.fixture(scope="session")
+def embedded_template(tmp_path_factory, embedder) -> Path:
+    """A copy of ``sample_vault/`` with its store indexed and embedded once,
+    then closed, so tests can copy the folder (vault + ``.brainwork``)."""
+    from brainwork.config import load_config
+    from brainwork.index.sync import sync
+    from brainwork.learn.embed import embed_pages
+    from brainwork.store import Store
+
+    src = REPO_ROOT / "sample_vault"
+    if not src.is_dir():
+        pytest.skip("sample_vault/ not present")
+    root = tmp_path_factory.mktemp("template") / "sample_vault"
+    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    config = load_config(root)
+    store = Store(config.store)
+    try:
+        sync(config, store)
+        embed_pages(config, store, embedder=embedder)
+    finally:
+        store.close()
+    return root
+
+
+@pytest.fixture(scope="session")
+def exported_template(tmp_path_factory, embedded_template) -> Path:
+    """A copy of ``embedded_template`` whose store also holds the ONNX export
+    of the model, made once, as the first ``brainwork`` process on a store
+    leaves it. Tests that run ``brainwork`` subprocesses on a copy of it pay
+    the ONNX load (~0.2 s) per process, not torch and an export (~8 s CPU)."""
+    from brainwork.config import load_config
+    from brainwork.learn import embed
+
+    root = tmp_path_factory.mktemp("exported") / "sample_vault"
+    shutil.copytree(embedded_template, root)
+    served = embed._load(load_config(root))
+    assert not served.lexical, served.reason
+    return root
+
+
+@pytest.fixture
+def embedded_vault_copy(tmp_path: Path, exported_template: Path) -> Path:
+    """A writable copy of ``exported_template`` (vault and store) in
+    ``tmp_path/sample_vault``: a sample vault as it is after its first
+    session, for tests that do not test that first session."""
+    dest = tmp_path / "sample_vault"
+    shutil.copytree(exported_template, dest)
+    return dest
+
+
+
 @pytest.fixture
 def make_vault(tmp_path: Path):
     """``make_vault({"a.md": "text", "img.png": b"..."}) -> Path`` of a new vault."""
@@ -174,7 +249,7 @@ def hold_store():
 
 
 @pytest.fixture
-def serving(sample_vault_copy):
+def serving(embedded_vault_copy):
     import signal
     import subprocess
     import sys
@@ -183,7 +258,7 @@ def serving(sample_vault_copy):
     from brainwork.config import load_config
     from brainwork.service import owner
 
-    vault = sample_vault_copy
+    vault = embedded_vault_copy
     proc = subprocess.Popen([sys.executable, "-c", "from brainwork.cli import main; main()", "--vault", str(vault),
                              "serve"], stderr=subprocess.PIPE, text=True)
     config = load_config(vault)

@@ -140,10 +140,10 @@ def test_trivial_prompt_is_silent(sample_vault_copy):
     assert r.returncode == 0 and r.stdout == ""
 
 
-def test_prompt_gets_doctrine_and_recall(sample_vault_copy):
+def test_prompt_gets_doctrine_and_recall(embedded_vault_copy):
     from brainwork.cli.served import call
 
-    config = load_config(sample_vault_copy)
+    config = load_config(embedded_vault_copy)
     out = hooks.user_prompt_submit(config, hooks.HookInput(prompt="Renew the TLS certificate for the billing API"),
                                    hooks.owner_ask(config), call=lambda argv: call(config, argv))
     data = json.loads(out.render())

@@ -69,8 +69,8 @@ def _index(vault: Path) -> None:
     assert out.returncode == 0, out.stderr
 
 
-async def test_tools_list_and_each_tool_answers(sample_vault_copy, tmp_path):
-    vault = sample_vault_copy
+async def test_tools_list_and_each_tool_answers(embedded_vault_copy, tmp_path):
+    vault = embedded_vault_copy
     async with mcp_session(vault, tmp_path / "server.log") as s:
         tools = {t.name: t for t in (await s.list_tools()).tools}
         assert set(tools) == TOOLS
@@ -123,8 +123,8 @@ async def test_tools_list_and_each_tool_answers(sample_vault_copy, tmp_path):
     assert owner.status(load_config(vault)) is None  # the server never became the store's owner
 
 
-async def test_bad_arguments_are_tool_errors_and_the_server_goes_on(sample_vault_copy, tmp_path):
-    vault = sample_vault_copy
+async def test_bad_arguments_are_tool_errors_and_the_server_goes_on(embedded_vault_copy, tmp_path):
+    vault = embedded_vault_copy
     async with mcp_session(vault, tmp_path / "server.log") as s:
         for tool, args, start in (
             ("capture_correction", {"wrong": "w", "correct": "c"}, "missing argument(s): why"),
@@ -162,10 +162,10 @@ async def test_bad_arguments_are_tool_errors_and_the_server_goes_on(sample_vault
         assert contents[0].text == _text(await _ok(s, "doctrine"))
 
 
-async def test_several_servers_at_once_against_one_vault(sample_vault_copy, tmp_path):
+async def test_several_servers_at_once_against_one_vault(embedded_vault_copy, tmp_path):
     """Three agent sessions, no owner: each call opens the store for itself
     and closes it, so the three take turns and none fails."""
-    vault = sample_vault_copy
+    vault = embedded_vault_copy
     _index(vault)
 
     async def agent(n: int) -> str:
@@ -228,14 +228,14 @@ def _pages(counts) -> int:
     return counts["pages"] if isinstance(counts, dict) else counts.pages
 
 
-def test_servers_work_while_the_workbench_is_open(sample_vault_copy, tmp_path):
+def test_servers_work_while_the_workbench_is_open(embedded_vault_copy, tmp_path):
     """Two MCP servers at once, each driven by the SDK client, while the
     workbench (Pilot) owns the store: in a process of its own
     (``workbench_agents.py``) with a timeout, so that nothing in it can hang
     the test run; on a hang its stacks are on stderr."""
     import json
 
-    vault = sample_vault_copy
+    vault = embedded_vault_copy
     budget = 420
     proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("workbench_agents.py")), str(vault), str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -260,10 +260,10 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-async def test_http_transport_on_loopback(sample_vault_copy, tmp_path):
+async def test_http_transport_on_loopback(embedded_vault_copy, tmp_path):
     from mcp.client.streamable_http import streamable_http_client
 
-    vault = sample_vault_copy
+    vault = embedded_vault_copy
     port = _free_port()
     log = open(tmp_path / "http.log", "w", encoding="utf-8")
     proc = subprocess.Popen([*BRAINWORK, "mcp", "--vault", str(vault), "--http", "--port", str(port)],

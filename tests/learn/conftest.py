@@ -1,7 +1,6 @@
 """Fixtures for the learning-loop tests.
 
-- ``embedder``: the REAL bundled all-MiniLM-L6-v2, loaded once per session
-  (``get_embedder`` caches it per process, so every test shares it).
+- ``embedder``, ``embedded_template``, ``exported_template``: see tests/conftest.py.
 - ``embedded_sample``: ``(config, store)`` of a copy of ``sample_vault/``,
   indexed and embedded once per session with the real model. Read-only by
   convention: tests that write use their own copy.
@@ -13,24 +12,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="session")
-def embedder():
-    from brainwork.learn.embed import get_embedder
-
-    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
-        pytest.skip("BRAINWORK_EMBEDDER=lexical forces the fallback; these tests need the real model")
-    emb = get_embedder(None)
-    assert not emb.lexical, f"the bundled model did not load: {emb.reason}"
-    return emb
 
 
 @pytest.fixture(scope="session")
@@ -96,42 +83,6 @@ def sample_store(sample_config, indexed_template):
 
 
 # -- consolidation tests (writable copies of an embedded sample vault) ----------
-@pytest.fixture(scope="session")
-def embedded_template(tmp_path_factory, embedder) -> Path:
-    """A copy of ``sample_vault/`` with its store indexed and embedded once,
-    then closed, so tests can copy the folder (vault + ``.brainwork``)."""
-    from brainwork.config import load_config
-    from brainwork.index.sync import sync
-    from brainwork.learn.embed import embed_pages
-    from brainwork.store import Store
-
-    root = _fresh_sample_copy(tmp_path_factory, "template")
-    config = load_config(root)
-    store = Store(config.store)
-    try:
-        sync(config, store)
-        embed_pages(config, store, embedder=embedder)
-    finally:
-        store.close()
-    return root
-
-
-@pytest.fixture(scope="session")
-def exported_template(tmp_path_factory, embedded_template) -> Path:
-    """A copy of ``embedded_template`` whose store also holds the ONNX export
-    of the model, made once, as the first ``brainwork`` process on a store
-    leaves it. Tests that run ``brainwork`` subprocesses on a copy of it pay
-    the ONNX load (~0.2 s) per process, not torch and an export (~8 s CPU)."""
-    from brainwork.config import load_config
-    from brainwork.learn import embed
-
-    root = tmp_path_factory.mktemp("exported") / "sample_vault"
-    shutil.copytree(embedded_template, root)
-    served = embed._load(load_config(root))
-    assert not served.lexical, served.reason
-    return root
-
-
 @pytest.fixture
 def learn_vault(embedded_template, tmp_path):
     """``(config, store)`` of a fresh writable copy of the embedded sample vault."""

@@ -65,11 +65,11 @@ async def _until(predicate, seconds: float = 30.0, pilot=None) -> bool:
     return predicate()
 
 
-async def test_agents_work_while_the_workbench_is_open(sample_vault_copy):
+async def test_agents_work_while_the_workbench_is_open(embedded_vault_copy):
     from brainwork.cli.served import run_request
     from brainwork.tui.app import BrainworkApp
 
-    vault = sample_vault_copy
+    vault = embedded_vault_copy
     config = load_config(vault)
     app = BrainworkApp(config, serve=run_request)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -1,11 +1,11 @@
 """Shared set-up of the learning-loop pane tests (Inbox, Rules).
 
-``learning_template(tmp_path_factory)`` builds, once per test process, a copy
-of ``sample_vault/`` whose store is indexed and embedded with the REAL
-bundled model (loaded once: ``get_embedder`` caches it per process, and the
-workbench's own workers get the same cached model). Each test copies that
-folder (vault + ``.brainwork``), so the workbench starts on an unchanged
-index and never re-embeds.
+The panes run on a copy of tests/conftest.py's ``exported_template``: the
+sample vault indexed and embedded with the REAL bundled model (loaded once:
+``get_embedder`` caches it per process, and the workbench's own workers get
+the same cached model). Each test copies that folder (vault +
+``.brainwork``), so the workbench starts on an unchanged index and never
+re-embeds.
 
 The sample vault (see sample_vault/): 25 corrections, 15 of them unresolved
 (7 open, 8 clustered); rules: verify-full-cert-chain active since
@@ -18,48 +18,8 @@ rejected.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
-
-import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE_VAULT = REPO / "sample_vault"
-
-_template: Path | None = None
-
-
-def learning_template(tmp_path_factory) -> Path:
-    """The embedded template (built on the first call in this process)."""
-    global _template
-    if _template is not None and _template.is_dir():
-        return _template
-    if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
-        pytest.skip("BRAINWORK_EMBEDDER=lexical forces the fallback; these tests use the real model")
-    if not SAMPLE_VAULT.is_dir():
-        pytest.skip("sample_vault/ is missing")
-    from brainwork.config import load_config
-    from brainwork.index.sync import sync
-    from brainwork.learn.embed import embed_pages, get_embedder
-    from brainwork.store import Store
-    from brainwork.store.graph import list_pages
-
-    emb = get_embedder(None)
-    assert not emb.lexical, f"the bundled model did not load: {emb.reason}"
-    root = tmp_path_factory.mktemp("learning-template") / "sample_vault"
-    shutil.copytree(SAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".brainwork"))
-    config = load_config(root)
-    store = Store(config.store)
-    try:
-        sync(config, store)
-        # What the learning panes and consolidation read: tasks, corrections, rules.
-        ids = [p.id for p in list_pages(store) if p.type in ("task", "correction", "rule")]
-        embed_pages(config, store, ids=ids, embedder=emb)
-    finally:
-        store.close()
-    _template = root
-    return root
 
 
 def copy_template(template: Path, tmp_path: Path):

@@ -158,9 +158,9 @@ async def test_consolidate_from_the_inbox_assigns_clusters(learning_config, sett
         assert fields(learning_config, f"{EMPTY_DUMP}.md")["status"] == "open"
 
 
-async def test_lexical_fallback_is_said_plainly(sample_config, settle, monkeypatch) -> None:
+async def test_lexical_fallback_is_said_plainly(fresh_sample_config, settle, monkeypatch) -> None:
     monkeypatch.setenv("BRAINWORK_EMBEDDER", "lexical")
-    app = BrainworkApp(sample_config)
+    app = BrainworkApp(fresh_sample_config)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("4")

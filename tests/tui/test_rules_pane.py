@@ -279,12 +279,12 @@ def test_rules_pane_active_rule_snapshot(snap_compare, rules_config, settle) -> 
     assert _snap(snap_compare, rules_config, settle, CERT)
 
 
-async def test_a_fresh_vault_is_embedded_in_a_worker(sample_config, settle, monkeypatch) -> None:
+async def test_a_fresh_vault_is_embedded_in_a_worker(fresh_sample_config, settle, monkeypatch) -> None:
     """No vectors yet: the rules show at once, the figures once the worker embedded the pages."""
     if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
         pytest.skip("needs the real model")
     monkeypatch.setattr(RulesScreen, "TODAY", "2026-11-01")
-    app = BrainworkApp(sample_config)
+    app = BrainworkApp(fresh_sample_config)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
         view = screen.view

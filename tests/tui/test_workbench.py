@@ -39,8 +39,8 @@ async def cursor_to(pilot, tree: NeighbourTree, page_id: str) -> None:
     raise AssertionError(f"{page_id} not reachable in the tree")
 
 
-async def test_start_up_indexes_and_shows_counts_list_and_newest_task(sample_config, settle) -> None:
-    app = BrainworkApp(sample_config)
+async def test_start_up_indexes_and_shows_counts_list_and_newest_task(fresh_sample_config, settle) -> None:
+    app = BrainworkApp(fresh_sample_config)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         with app.store.use() as store:
