@@ -45,6 +45,15 @@ def _timed(cmd: list[str], env: dict) -> tuple[float, float, float]:
     return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024
 
 
+def _tree_env(src: Path | None) -> dict[str, str]:
+    """The environment that runs ``src``'s brainwork (None: this tree's)."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    return env
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("vault", nargs="?", type=Path, default=DEFAULT_VAULT)
@@ -53,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--after", type=Path, metavar="SRC", help="src folder to run instead of this tree's")
     ap.add_argument("--commands", nargs="+", choices=("index", "check"), default=["index", "check"])
     args = ap.parse_args(argv)
+
     trees = {"after": args.after} if args.before is None else {"before": args.before, "after": args.after}
     work = Path(tempfile.mkdtemp(prefix="bw-bench-hub-"))
     results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
@@ -61,18 +71,12 @@ def main(argv: list[str] | None = None) -> int:
             # check syncs first: each run's store is indexed once, untimed
             for i in range(args.runs):
                 for tree, src in trees.items():
-                    env = dict(os.environ)
-                    env.pop("PYTHONPATH", None)
-                    if src is not None:
-                        env["PYTHONPATH"] = str(src)
+                    env = _tree_env(src)
                     _timed([str(BRAINWORK), "index", "--vault", str(args.vault), "--store", str(work / f"{tree}-{i}")], env)
         for command in args.commands:
             for i in range(args.runs):
                 for tree, src in trees.items():
-                    env = dict(os.environ)
-                    env.pop("PYTHONPATH", None)
-                    if src is not None:
-                        env["PYTHONPATH"] = str(src)
+                    env = _tree_env(src)
                     store = work / f"{tree}-{i}"
                     if command == "index":
                         shutil.rmtree(store, ignore_errors=True)
