@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 
 import re
-from collections import Counter
 from itertools import combinations
 from dataclasses import dataclass
 from typing import Sequence
@@ -152,11 +151,23 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     order = order[chosen[order]]
     hashes, docs = hashes[order], docs[order]
     bounds = np.concatenate(([0], np.flatnonzero(np.diff(hashes)) + 1, [len(hashes)]))
-    shared: Counter[tuple[int, int]] = Counter()
-    doc_list = docs.tolist()
-    for g in np.flatnonzero(np.diff(bounds) > 1).tolist():  # only values on several pages
-        shared.update(combinations(doc_list[bounds[g] : bounds[g + 1]], 2))
-    return {p for p, c in shared.items() if c >= SKETCH_MIN_SHARED}
+    # Every pair of pages within each posting, as one int64 code a * n + b
+    # (a < b: postings keep page order), counted with one sort; postings of
+    # one size are expanded together (an index matrix and the upper
+    # triangle of its columns) instead of a tuple per pair in Python.
+    n = np.int64(len(lengths))
+    sizes = np.diff(bounds)
+    codes = []
+    for size in np.unique(sizes[sizes > 1]).tolist():  # only values on several pages
+        starts = bounds[:-1][sizes == size]
+        block = docs[starts[:, None] + np.arange(size)].astype(np.int64)
+        i, j = np.triu_indices(size, 1)
+        codes.append((block[:, i] * n + block[:, j]).ravel())
+    if not codes:
+        return set()
+    values, counts = np.unique(np.concatenate(codes), return_counts=True)
+    values = values[counts >= SKETCH_MIN_SHARED]
+    return set(zip((values // n).tolist(), (values % n).tolist()))
 
 
 def _name_pairs(squashed: list[list[str]]) -> set[tuple[int, int]]:

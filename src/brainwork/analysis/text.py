@@ -166,10 +166,15 @@ _NOT_COUNTED = bytes(
 )
 
 
-def lower_bound_chars(body: str) -> int | None:
+def lower_bound_chars(body: str, enough: int | None = None) -> int | None:
     """A cheap lower bound of ``len(visible_text(body))``, or ``None`` when
     the body holds HTML other than comments (an HTML block hides text the
     bound would count).
+
+    With ``enough``, the whitespace gaps are not counted once the counted
+    characters alone reach it (the gap scan is most of the cost, and a
+    caller comparing against a threshold needs no more than a bound that
+    reaches it).
 
     Counts ASCII letters, digits and the punctuation that is never markup
     (``_SHOWN_PUNCT``), and one space for each run of whitespace between
@@ -231,6 +236,8 @@ def lower_bound_chars(body: str) -> int | None:
     text = _LINE_MARKERS.sub("\n", "\n" + text)[1:]
     # Letters, digits and shown punctuation counted at C speed.
     counted = len(text.encode("utf-8", "ignore").translate(None, _NOT_COUNTED))
+    if enough is not None and counted >= enough:
+        return counted
     return counted + len(_GAP.findall(text))
 
 
@@ -250,10 +257,10 @@ def visible_chars(body: str, at_least: int | None = None) -> int:
             # body. Most pages reach the threshold within their first lines.
             cut = body.rfind("\n", 0, _PREFIX_CHARS)
             if cut > 0:
-                bound = lower_bound_chars(body[: cut + 1])
+                bound = lower_bound_chars(body[: cut + 1], at_least)
                 if bound is not None and bound >= at_least:
                     return bound
-        bound = lower_bound_chars(body)
+        bound = lower_bound_chars(body, at_least)
         if bound is not None and bound >= at_least:
             return bound
     return len(visible_text(body))
