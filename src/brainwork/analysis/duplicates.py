@@ -132,16 +132,23 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     del arrays
     if not len(hashes):
         return set()
-    docs = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)  # ordered by (page, term)
     # One stable sort by term serves both the document frequencies and the
     # postings below; ties keep page order.
+    # The document-frequency filter is kept as one bool per term (not an
+    # int64 frequency per term), and the sorted copy is dropped once its
+    # run bounds are known: at 50,000 pages there are ~25 million terms, so
+    # each int64 array of them is ~200 MB of peak memory.
     order = np.argsort(hashes, kind="stable")
     sorted_hashes = hashes[order]
-    bounds = np.concatenate(([0], np.flatnonzero(np.diff(sorted_hashes)) + 1, [len(hashes)]))
+    bounds = np.concatenate(([0], np.flatnonzero(sorted_hashes[1:] != sorted_hashes[:-1]) + 1, [len(hashes)]))
+    del sorted_hashes
     counts = np.diff(bounds)
-    df = np.empty(len(hashes), dtype=np.int64)
-    df[order] = np.repeat(counts, counts)
-    kept = np.flatnonzero((df >= 2) & (df <= MAX_POSTING))
+    rare = np.empty(len(hashes), dtype=bool)
+    rare[order] = np.repeat((counts >= 2) & (counts <= MAX_POSTING), counts)
+    del counts, bounds
+    kept = np.flatnonzero(rare)
+    del rare
+    docs = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)  # ordered by (page, term)
     # Bottom-k per page: still ordered by (page, term), keep each page's first k.
     kept_docs = docs[kept]
     rank = np.arange(len(kept)) - np.searchsorted(kept_docs, kept_docs, side="left")
