@@ -35,7 +35,8 @@ def _cli(vault, store, *args, env=None):
 def _dump(store: Store) -> dict:
     return {
         "pages": sorted(map(repr, store.execute(
-            "MATCH (p:Page) RETURN p.id, p.path, p.kind, p.title, p.aliases, p.hash, p.size, p.links, p.body"))),
+            "MATCH (p:Page) OPTIONAL MATCH (b:PageBody {id: p.id}) "
+            "RETURN p.id, p.path, p.kind, p.title, p.aliases, p.hash, p.size, p.links, b.body"))),
         "edges": sorted(map(repr, store.execute(
             "MATCH (a:Page)-[r]->(b) RETURN label(r), a.id, b.id, label(b), r.file, r.line, r.place, r.target, "
             "r.label, r.heading, r.embed, r.ambiguous, r.reverse"))),

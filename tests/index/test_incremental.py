@@ -22,8 +22,9 @@ TARGETS = ["Alpha", "Beta", "Gamma", "Delta", "sub/Alpha", "Omega", "AX", "zed",
 def dump(store: Store) -> dict:
     pages = {
         r["id"]: r for r in store.rows(
-            "MATCH (p:Page) RETURN p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, "
-            "p.aliases AS aliases, p.tags AS tags, p.hash AS hash, p.size AS size, p.links AS links, p.body AS body, "
+            "MATCH (p:Page) OPTIONAL MATCH (b:PageBody {id: p.id}) "
+            "RETURN p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, "
+            "p.aliases AS aliases, p.tags AS tags, p.hash AS hash, p.size AS size, p.links AS links, b.body AS body, "
             "p.fields AS fields, p.body_line AS body_line"
         )
     }

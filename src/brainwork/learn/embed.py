@@ -35,7 +35,7 @@ import numpy as np
 from brainwork.config import Config
 from brainwork.store import Store
 from brainwork.store import vectors as vstore
-from brainwork.store.schema import VECTOR_DIM
+from brainwork.store.schema import BODY, BODY_MATCH, VECTOR_DIM
 from brainwork.store.vectors import all_vectors, nearest, vectors  # noqa: F401  (re-exported)
 from brainwork.vault.links import WIKILINK_PARTS
 from brainwork.vocabulary import TYPE_FIELDS
@@ -455,11 +455,11 @@ def loaded_embedder(config: Config | None = None) -> Embedder | None:
 
 # -- the cache in the store -----------------------------------------------------
 def _page_rows(store: Store, ids: Iterable[str] | None) -> list[dict]:
-    cols = "p.id AS id, p.title AS title, p.type AS type, p.tags AS tags, p.fields AS fields, p.body AS body"
+    cols = f"p.id AS id, p.title AS title, p.type AS type, p.tags AS tags, p.fields AS fields, {BODY}"
     if ids is None:
-        tbl = store.arrow(f"MATCH (p:Page) WHERE p.kind = 'page' RETURN {cols}")
+        tbl = store.arrow(f"MATCH (p:Page) WHERE p.kind = 'page' {BODY_MATCH}RETURN {cols}")
     else:
-        tbl = store.arrow(f"MATCH (p:Page) WHERE p.kind = 'page' AND p.id IN $ids RETURN {cols}", {"ids": list(ids)})
+        tbl = store.arrow(f"MATCH (p:Page) WHERE p.kind = 'page' AND p.id IN $ids {BODY_MATCH}RETURN {cols}", {"ids": list(ids)})
     return tbl.to_pylist()
 
 

@@ -2,7 +2,8 @@
 wrote), instead of :func:`brainwork.store.graph.apply_sync`'s rewrite of
 every edge. Used by :mod:`brainwork.index.incremental`.
 
-Changed pages keep their node (columns ``SET``), so edges other files hold
+Changed pages keep their node (columns ``SET``; a changed body's
+``PageBody`` row is deleted and created again), so edges other files hold
 to them survive; only the edges written in the affected files are deleted
 and re-created; dead-link targets (``Missing``) are added as needed and
 dropped when nothing points at them any more. Everything happens in one
@@ -14,8 +15,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from brainwork.store.db import Store
-from brainwork.store.graph import _schemas, _table, page_table
-from brainwork.store.schema import EDGE_TABLES, PAGE_COLUMNS
+from brainwork.store.graph import _schemas, _table, copy_pages, delete_bodies, page_table
+from brainwork.store.schema import EDGE_TABLES, PAGE_COLUMNS, PAGE_NODE_COLUMNS
 
 ALL_COLUMNS = tuple(name for name, _ in PAGE_COLUMNS if name != "id")
 
@@ -138,13 +139,24 @@ NODE_COPY_MIN = 500
 
 def _insert_pages(store: Store, rows: list[dict[str, Any]]) -> None:
     if len(rows) >= NODE_COPY_MIN:
-        store.copy("Page", page_table(rows))
+        copy_pages(store, page_table(rows))
         return
-    props = ", ".join(f"{c}: r.{c}" for c, _ in PAGE_COLUMNS)
+    props = ", ".join(f"{c}: r.{c}" for c, _ in PAGE_NODE_COLUMNS)
     store.execute(
         f"UNWIND $rows AS r CREATE (:Page {{{props}}})",
-        {"rows": [{c: r.get(c) for c, _ in PAGE_COLUMNS} for r in rows]},
+        {"rows": [{c: r.get(c) for c, _ in PAGE_NODE_COLUMNS} for r in rows]},
     )
+    _insert_bodies(store, rows)
+
+
+def _insert_bodies(store: Store, rows: list[dict[str, Any]]) -> None:
+    """CREATE the ``PageBody`` rows of page rows ``rows`` (their old rows
+    already deleted): bodies are replaced, never SET (schema.PAGE_NODE_COLUMNS)."""
+    if rows:
+        store.execute(
+            "UNWIND $rows AS r CREATE (:PageBody {id: r.id, body: r.body})",
+            {"rows": [{"id": r["id"], "body": r.get("body")} for r in rows]},
+        )
 
 
 def missing_ids(store: Store) -> set[str]:
@@ -229,12 +241,22 @@ def apply_delta(
                 for pattern in ("(p:Page {id: i})-[r:%s]->(:Page)", "(p:Page {id: i})-[r:%s]->(:Missing)", "(:Page)-[r:%s]->(p:Page {id: i})"):
                     store.execute(f"UNWIND $ids AS i MATCH {pattern % table} DELETE r", {"ids": removed})
             store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": removed})
+            delete_bodies(store, removed)
+        new_bodies: list[dict[str, Any]] = []
         for columns, rows in updated.items():
             if not columns or not rows:
                 continue
+            if "body" in columns:
+                new_bodies.extend(rows)
+                columns = tuple(c for c in columns if c != "body")
+                if not columns:
+                    continue
             sets = ", ".join(f"p.{c} = r.{c}" for c in columns)
             slim = [{"id": r["id"], **{c: r[c] for c in columns}} for r in rows]
             store.execute(f"UNWIND $rows AS r MATCH (p:Page {{id: r.id}}) SET {sets}", {"rows": slim})
+        if new_bodies:
+            delete_bodies(store, [r["id"] for r in new_bodies])
+            _insert_bodies(store, new_bodies)
         if added:
             _insert_pages(store, added)
         if touched:

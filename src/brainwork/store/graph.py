@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from brainwork.model import ParseError
 from brainwork.store.db import Store
-from brainwork.store.schema import EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS
+from brainwork.store.schema import EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS, PAGE_NODE_COLUMNS
 from brainwork.vocabulary import EDGE_NAMES, EDGE_TYPES
 
 if TYPE_CHECKING:
@@ -244,6 +244,20 @@ def page_table(rows: "list[dict] | list[pa.Table]") -> "pa.Table":
     return _table(rows, _schemas()[0])
 
 
+def copy_pages(store: Store, table: "pa.Table") -> None:
+    """COPY full page rows (:func:`page_table`) into ``Page`` (all columns
+    but the body) and ``PageBody`` (id, body); see schema.PAGE_NODE_COLUMNS."""
+    store.copy("Page", table.select([n for n, _ in PAGE_NODE_COLUMNS]))
+    store.copy("PageBody", table.select(["id", "body"]))
+
+
+def delete_bodies(store: Store, ids: list[str]) -> None:
+    """Delete the ``PageBody`` rows of pages ``ids`` (inside the caller's
+    write transaction)."""
+    if ids:
+        store.execute("UNWIND $ids AS i MATCH (b:PageBody {id: i}) DELETE b", {"ids": ids})
+
+
 # -- index state ------------------------------------------------------------
 def index_state(store: Store) -> dict[str, dict[str, Any]]:
     """Per page id: path, kind, hash, size, mtime_ns, title, aliases, links
@@ -288,9 +302,10 @@ def apply_sync(
             store.execute("MATCH (m:Missing) DELETE m")
         if delete_ids:
             store.execute("UNWIND $ids AS i MATCH (p:Page {id: i}) DETACH DELETE p", {"ids": delete_ids})
+            delete_bodies(store, delete_ids)
         if clear_error_paths:
             store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
-        store.copy("Page", pages if isinstance(pages, pa.Table) else _table(pages, page_schema))
+        copy_pages(store, pages if isinstance(pages, pa.Table) else _table(pages, page_schema))
         if touched:
             store.execute(
                 "UNWIND $rows AS r MATCH (p:Page {id: r.id}) SET p.mtime_ns = r.m",
@@ -399,6 +414,7 @@ def get_page(store: Store, page_id: str) -> StoredPage | None:
     if not rows:
         return None
     row = {k.split(".", 1)[1]: v for k, v in rows[0].items()}
+    row["body"] = store.scalar("MATCH (b:PageBody {id: $id}) RETURN b.body", {"id": page_id})
     row["fields"] = json.loads(row["fields"] or "{}")
     row.pop("links", None)
     return StoredPage(**row)

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from brainwork.store.db import Store
+from brainwork.store.schema import BODY, BODY_MATCH
 
 _PAGE = (
     "p.id AS id, p.path AS path, p.title AS title, p.status AS status, p.created AS created, "
@@ -71,7 +72,7 @@ def rules(store: Store, status: str | None = None) -> list[dict]:
         params["s"] = status
     rows = _decode(
         store.rows(
-            f"MATCH (p:Page) WHERE p.kind = 'page' AND p.type = 'rule'{cond} RETURN {_PAGE}, p.body AS body ORDER BY p.id",
+            f"MATCH (p:Page) WHERE p.kind = 'page' AND p.type = 'rule'{cond} {BODY_MATCH}RETURN {_PAGE}, {BODY} ORDER BY p.id",
             params,
         )
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from brainwork.store.db import Store
-from brainwork.store.schema import EDGE_TABLES
+from brainwork.store.schema import BODY, BODY_MATCH, EDGE_TABLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,8 @@ def _columns(table) -> dict[str, list]:
 def page_columns(store: Store) -> PageColumns:
     """Every Markdown page as columns, sorted by id."""
     table = store.arrow(
-        "MATCH (p:Page) WHERE p.kind = 'page' RETURN p.id AS id, p.path AS path, p.title AS title, "
-        "p.type AS type, p.aliases AS aliases, p.body AS body, p.body_line AS body_line, p.size AS size "
+        f"MATCH (p:Page) WHERE p.kind = 'page' {BODY_MATCH}RETURN p.id AS id, p.path AS path, p.title AS title, "
+        f"p.type AS type, p.aliases AS aliases, {BODY}, p.body_line AS body_line, p.size AS size "
         "ORDER BY p.id"
     )
     cols = _columns(table)

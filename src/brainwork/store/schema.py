@@ -1,7 +1,8 @@
 """The Kùzu schema: every node and relationship table, in one place.
 
 Pages (and attachments, ``kind = 'attachment'``) are ``Page`` nodes keyed by
-page id (vault-relative path without ``.md``). Each edge type of
+page id (vault-relative path without ``.md``); a page's body is its
+``PageBody`` row under the same id (see :data:`PAGE_NODE_COLUMNS`). Each edge type of
 :mod:`brainwork.vocabulary` is its own relationship table (``USED``,
 ``CITED``, ...), from ``Page`` to ``Page`` or, for a dead link, from ``Page``
 to ``Missing`` (keyed by the normalised target). Every edge row is one link
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from brainwork.vocabulary import EDGE_TYPES
 
-SCHEMA_VERSION = "4"  # 2: edges carry `reverse`; 3: absent page text columns are '' (no NULLs); 4: ReviewProposal
+SCHEMA_VERSION = "5"  # 2: edges carry `reverse`; 3: absent page text columns are '' (no NULLs); 4: ReviewProposal; 5: bodies in PageBody
 
 #: Page columns that may be absent (no ``type:`` etc.). They are stored as
 #: ``''``, never NULL: Kùzu 0.11.3 corrupts a STRING column when a row with a
@@ -45,6 +46,19 @@ PAGE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("links", "STRING"),  # the page's raw links as JSON, for re-resolution
 )
 
+#: Columns of the ``Page`` node table: a page row (:data:`PAGE_COLUMNS`)
+#: without its body, which lives in ``PageBody`` keyed by the page id. Kùzu
+#: 0.11.3's commit checkpoint rewrites the whole ``body`` column of a table
+#: whenever one value of it is SET (~2 s CPU at 50,000 pages, 50 MB of text),
+#: while deleting and re-creating rows of a two-column table costs ~0.02 s:
+#: so bodies are never SET, their rows are replaced.
+PAGE_NODE_COLUMNS: tuple[tuple[str, str], ...] = tuple(c for c in PAGE_COLUMNS if c[0] != "body")
+
+#: A read of page ``p``'s body: ``{BODY_MATCH}RETURN ..., {BODY}`` (``body``
+#: is '' for a page without a PageBody row; every page row writes one).
+BODY_MATCH = "OPTIONAL MATCH (b:PageBody {id: p.id}) "
+BODY = "coalesce(b.body, '') AS body"
+
 EDGE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file", "STRING"),  # page id of the file the link is written in
     ("line", "INT64"),  # 1-based
@@ -58,7 +72,7 @@ EDGE_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 #: Tables derived from the vault: dropped and rebuilt when SCHEMA_VERSION changes.
-DERIVED_NODE_TABLES: tuple[str, ...] = ("Page", "Missing", "ParseError")
+DERIVED_NODE_TABLES: tuple[str, ...] = ("Page", "PageBody", "Missing", "ParseError")
 
 EDGE_TABLES: tuple[str, ...] = tuple(e.table for e in EDGE_TYPES)
 
@@ -70,7 +84,8 @@ def _cols(cols) -> str:
 def ddl() -> list[str]:
     """The CREATE statements, idempotent (``IF NOT EXISTS``)."""
     stmts = [
-        f"CREATE NODE TABLE IF NOT EXISTS Page({_cols(PAGE_COLUMNS)}, PRIMARY KEY (id))",
+        f"CREATE NODE TABLE IF NOT EXISTS Page({_cols(PAGE_NODE_COLUMNS)}, PRIMARY KEY (id))",
+        "CREATE NODE TABLE IF NOT EXISTS PageBody(id STRING, body STRING, PRIMARY KEY (id))",
         "CREATE NODE TABLE IF NOT EXISTS Missing(id STRING, PRIMARY KEY (id))",
         "CREATE NODE TABLE IF NOT EXISTS ParseError(id SERIAL, path STRING, line INT64, message STRING, PRIMARY KEY (id))",
         "CREATE NODE TABLE IF NOT EXISTS Meta(key STRING, value STRING, PRIMARY KEY (key))",
