@@ -79,10 +79,14 @@ def _body_words(body: str) -> str:
     return " ".join(utils.default_process(text).split())
 
 
-def _stable_hash(word: str) -> int:
-    """A signed 64-bit hash of ``word`` that does not change between runs
-    (Python's ``hash`` is salted per process)."""
-    return int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest(), "little", signed=True)
+def _stable_hashes(words: list[str]) -> list[int]:
+    """A signed 64-bit hash of each of ``words`` that does not change between
+    runs (Python's ``hash`` is salted per process): its 8-byte BLAKE2b digest
+    read as a little-endian int64, the digests of all ``words`` joined and
+    read as one array (one call per page, not per word)."""
+    blake2b = hashlib.blake2b
+    digests = b"".join([blake2b(w.encode("utf-8"), digest_size=8).digest() for w in words])
+    return np.frombuffer(digests, dtype="<i8").tolist()
 
 
 def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
@@ -100,20 +104,15 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
     # are the hashes of adjacent word pairs (rarer than single words in
     # repetitive text), each once, sorted: ``np.unique`` of one page's few
     # thousand terms is cheaper than sorting all pages' terms by page and term.
-    # The new words' digests are joined and read as one little-endian int64
-    # array (what ``_stable_hash`` gives word by word), and each page's
-    # terms are made unique with a sort and a neighbour comparison (what
-    # ``np.unique`` returns, without its per-call overhead).
+    # Each page's terms are made unique with a sort and a neighbour
+    # comparison (what ``np.unique`` returns, without its per-call overhead).
     table: dict[str, int] = {}
     arrays = []
-    blake2b = hashlib.blake2b
     for body in bodies:
         ws = body.casefold().split()
-        new = set(ws).difference(table)
+        new = list(set(ws).difference(table))
         if new:
-            new = list(new)
-            digests = b"".join([blake2b(w.encode("utf-8"), digest_size=8).digest() for w in new])
-            table.update(zip(new, np.frombuffer(digests, dtype="<i8").tolist()))
+            table.update(zip(new, _stable_hashes(new)))
         words = np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws))
         with np.errstate(over="ignore"):
             terms = words[:-1] * np.int64(1_000_003) + words[1:]
