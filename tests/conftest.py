@@ -15,6 +15,8 @@
   (no store: the first command indexes it).
 - ``embedder``: the REAL bundled all-MiniLM-L6-v2, loaded once per session
   (``get_embedder`` caches it per process, so every test shares it).
+- ``indexed_template``: a copy of ``sample_vault/`` indexed once per
+  session (no embedding; closed: copy it, never write it).
 - ``embedded_template``: a copy of ``sample_vault/`` indexed and embedded
   once per session with the real model (closed; copy it, never write it).
 - ``exported_template``: the same whose store also holds the model's ONNX
@@ -107,14 +109,19 @@ def indexed_corpus(corpora: Path, tmp_path_factory):
     return get
 
 
-@pytest.fixture
-def sample_vault_copy(tmp_path: Path) -> Path:
+def _copy_sample_vault(parent: Path) -> Path:
+    """``parent/sample_vault``: a copy of ``sample_vault/`` without its store."""
     src = REPO_ROOT / "sample_vault"
     if not src.is_dir():
         pytest.skip("sample_vault/ not present")
-    dest = tmp_path / "sample_vault"
+    dest = parent / "sample_vault"
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".brainwork"))
     return dest
+
+
+@pytest.fixture
+def sample_vault_copy(tmp_path: Path) -> Path:
+    return _copy_sample_vault(tmp_path)
 
 
 @pytest.fixture(scope="session")
@@ -128,6 +135,21 @@ def embedder():
     return emb
 
 
+@pytest.fixture(scope="session")
+def indexed_template(tmp_path_factory) -> Path:
+    """A copy of ``sample_vault/`` with its store indexed once (no embedding),
+    then closed. Copies keep the files' mtimes (``copytree`` copies them), so
+    a sync of a copy finds nothing changed, as right after its own sync."""
+    from brainwork.config import load_config
+    from brainwork.index.sync import sync
+    from brainwork.store import Store
+
+    root = _copy_sample_vault(tmp_path_factory.mktemp("indexed"))
+    config = load_config(root)
+    with Store(config.store) as store:
+        sync(config, store)
+    return root
+
 
 @pytest.fixture(scope="session")
 def embedded_template(tmp_path_factory, embedder) -> Path:
@@ -138,11 +160,7 @@ def embedded_template(tmp_path_factory, embedder) -> Path:
     from brainwork.learn.embed import embed_pages
     from brainwork.store import Store
 
-    src = REPO_ROOT / "sample_vault"
-    if not src.is_dir():
-        pytest.skip("sample_vault/ not present")
-    root = tmp_path_factory.mktemp("template") / "sample_vault"
-    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
+    root = _copy_sample_vault(tmp_path_factory.mktemp("template"))
     config = load_config(root)
     store = Store(config.store)
     try:
@@ -177,7 +195,6 @@ def embedded_vault_copy(tmp_path: Path, exported_template: Path) -> Path:
     dest = tmp_path / "sample_vault"
     shutil.copytree(exported_template, dest)
     return dest
-
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Fixtures for the learning-loop tests.
 
-- ``embedder``, ``embedded_template``, ``exported_template``: see tests/conftest.py.
+- ``embedder``, ``indexed_template``, ``embedded_template``, ``exported_template``: see tests/conftest.py.
 - ``embedded_sample``: ``(config, store)`` of a copy of ``sample_vault/``,
   indexed and embedded once per session with the real model. Read-only by
   convention: tests that write use their own copy.
@@ -13,11 +13,8 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
@@ -41,32 +38,6 @@ def sample_config(sample_vault_copy):
     from brainwork.config import load_config
 
     return load_config(sample_vault_copy)
-
-
-def _fresh_sample_copy(tmp_path_factory, name: str) -> Path:
-    """A copy of ``sample_vault/`` without its store, in a new temporary folder ``name``."""
-    src = REPO_ROOT / "sample_vault"
-    if not src.is_dir():
-        pytest.skip("sample_vault/ not present")
-    root = tmp_path_factory.mktemp(name) / "sample_vault"
-    shutil.copytree(src, root, ignore=shutil.ignore_patterns(".brainwork"))
-    return root
-
-
-@pytest.fixture(scope="session")
-def indexed_template(tmp_path_factory) -> Path:
-    """A copy of ``sample_vault/`` with its store indexed once (no embedding),
-    then closed. Copies keep the files' mtimes (``copytree`` copies them), so
-    a sync of a copy finds nothing changed, as right after its own sync."""
-    from brainwork.config import load_config
-    from brainwork.index.sync import sync
-    from brainwork.store import Store
-
-    root = _fresh_sample_copy(tmp_path_factory, "indexed")
-    config = load_config(root)
-    with Store(config.store) as store:
-        sync(config, store)
-    return root
 
 
 @pytest.fixture

@@ -25,11 +25,8 @@ from textual.worker import WorkerCancelled
 
 from brainwork.config import Config, load_config
 
-from learning_support import copy_template  # tests/tui is on sys.path (pytest prepend mode)
 from screen_support import screen_text
 
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE_VAULT = REPO / "sample_vault"
 SNAPSHOT_VAULT = Path(__file__).resolve().parent / "snapshot_vault"
 
 
@@ -48,25 +45,23 @@ def _copy(src: Path, tmp_path: Path, name: str) -> Path:
 
 
 @pytest.fixture
-def fresh_sample_config(tmp_path: Path) -> Config:
+def fresh_sample_config(sample_vault_copy: Path) -> Config:
     """A copy of ``sample_vault/`` without a store: the workbench's first
     sync indexes it (for tests of that first start)."""
-    if not SAMPLE_VAULT.is_dir():
-        pytest.skip("sample_vault/ is missing")
-    return load_config(_copy(SAMPLE_VAULT, tmp_path, "sample_vault"))
+    return load_config(sample_vault_copy)
 
 
 @pytest.fixture
-def sample_config(request: pytest.FixtureRequest, tmp_path: Path) -> Config:
+def sample_config(request: pytest.FixtureRequest) -> Config:
     """A copy of ``sample_vault/`` with its store indexed and embedded and
-    the model's ONNX export in it (tests/conftest.py ``exported_template``),
+    the model's ONNX export in it (tests/conftest.py ``embedded_vault_copy``),
     as a vault is after its first session: the workbench starts on an
     unchanged index and loads ONNX, and the learning panes do not embed the
     sample again in every test. With ``BRAINWORK_EMBEDDER=lexical`` (no model
     to build the template with) it is a copy without a store."""
     if os.environ.get("BRAINWORK_EMBEDDER", "").lower() == "lexical":
         return request.getfixturevalue("fresh_sample_config")
-    return copy_template(request.getfixturevalue("exported_template"), tmp_path)
+    return load_config(request.getfixturevalue("embedded_vault_copy"))
 
 
 @pytest.fixture
@@ -116,10 +111,10 @@ def palette(settle):
 
 
 @pytest.fixture
-def learning_config(exported_template: Path, tmp_path: Path) -> Config:
+def learning_config(embedded_vault_copy: Path) -> Config:
     """``sample_config`` for the learning panes' tests, which need the real
     model (skipped under ``BRAINWORK_EMBEDDER=lexical``)."""
-    return copy_template(exported_template, tmp_path)
+    return load_config(embedded_vault_copy)
 
 
 @pytest.fixture

@@ -18,19 +18,6 @@ rejected.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-
-def copy_template(template: Path, tmp_path: Path):
-    """A writable copy of the template in ``tmp_path/sample_vault`` (the
-    status bar then shows ``vault: sample_vault``); returns its Config."""
-    from brainwork.config import load_config
-
-    dest = tmp_path / "sample_vault"
-    shutil.copytree(template, dest)
-    return load_config(dest)
-
 
 async def show_pane(pilot, settle, key: str, cls):
     """Settle, press the pane's ``key``, settle; check the screen is a ``cls``."""
