@@ -20,6 +20,20 @@ from brainwork.config import Config, load_config
 from brainwork.errors import UserError
 
 
+def not_utf8(text: str) -> str | None:
+    """Where ``text`` is not UTF-8, or None. Python decodes the command line
+    with ``surrogateescape``: a byte that is no UTF-8 arrives as a lone
+    surrogate, which no page, JSON request or YAML writer can encode, so it
+    is refused here with its byte and position instead of a traceback
+    deep in a writer."""
+    for index, char in enumerate(text):
+        if "\udc80" <= char <= "\udcff":
+            return f"byte 0x{ord(char) - 0xDC00:02x} at character {index + 1}"
+        if "\ud800" <= char <= "\udfff":
+            return f"lone surrogate U+{ord(char):04X} at character {index + 1}"
+    return None
+
+
 class OneLineUsageError(click.ClickException):
     """A usage mistake (bad option value, unknown command) shown as one line."""
 
@@ -41,6 +55,11 @@ class BrainworkGroup(click.Group):
             raise OneLineUsageError(exc.format_message()) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for position, arg in enumerate(args, 1):
+            problem = not_utf8(arg)
+            if problem:
+                raise click.UsageError(f"argument {position} is not UTF-8 text ({problem}): "
+                                       f"{arg.encode('utf-8', 'surrogateescape')!r}; nothing was run")
         # Kept whole so that a command can be sent, as typed, to the store's owner.
         ctx.meta.setdefault("brainwork.argv", list(args))
         return super().parse_args(ctx, args)

@@ -23,14 +23,27 @@ from brainwork.vocabulary import TYPE_FIELDS
 
 
 def _read_json(source: str) -> dict:
+    name = "stdin" if source == "-" else source
     try:
-        raw = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+        # Bytes, decoded here: a record that is not UTF-8 is refused with
+        # its line and column, not written with replacement characters.
+        if source == "-":
+            raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8", "surrogateescape")
+        else:
+            with open(source, "rb") as fh:
+                raw = fh.read()
     except OSError as exc:
         raise UserError(f"cannot read {source}: {exc.strerror}") from None
     try:
-        data = json.loads(raw)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise UserError(f"{name}:{line}:{column}: not UTF-8 (byte 0x{raw[exc.start]:02x}); nothing was written") from None
+    try:
+        data = json.loads(text)
     except ValueError as exc:
-        raise UserError(f"{'stdin' if source == '-' else source}: not valid JSON: {exc}") from None
+        raise UserError(f"{name}: not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise UserError("--json must hold one JSON object")
     return data
