@@ -122,20 +122,34 @@ class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
                     )
                 yield Static(self._evidence_head(), id="approve-evidence-head")
                 yield EvidenceChecklist(*[self._selection(r) for r in self.evidence], id="approve-evidence")
-            yield Static("", id="approve-problem")
-            with Horizontal(id="approve-buttons"):
-                yield Button("Cancel", id="approve-cancel")
-                label = f"Approve, retire {self.older['id'].rsplit('/', 1)[-1]}" if self.older else "Approve"
-                yield Button(label, id="approve-ok", variant="warning" if self.older else "primary")
+            with Vertical(id="approve-foot"):
+                yield Static("", id="approve-problem")
+                with Horizontal(id="approve-buttons"):
+                    yield Button("Cancel", id="approve-cancel")
+                    label = f"Approve, retire {self.older['id'].rsplit('/', 1)[-1]}" if self.older else "Approve"
+                    yield Button(label, id="approve-ok", variant="warning" if self.older else "primary")
 
-    def _evidence_head(self) -> Text:
+    def _evidence_head(self, kept: int | None = None) -> Text:
+        """The checklist's heading with the count kept and sent back: a
+        checked and an unchecked box differ only by colour, which a
+        monochrome terminal or a colour-blind eye does not show."""
         text = Text()
         text.append("Evidence ", style="bold")
         if not self.evidence:
             text.append("none recorded", style="dim")
-        else:
-            text.append("checked: supports this rule, promoted · unchecked: back to the inbox (space toggles)", style="dim")
+            return text
+        total = len(self.evidence)
+        kept = total if kept is None else kept
+        text.append(f"{kept} of {total} promoted", style="bold")
+        back = total - kept
+        text.append(" · ")
+        text.append(f"{back} back to the inbox", style="bold yellow" if back else "dim")
+        text.append(" · checked: supports this rule, promoted; unchecked: back to the inbox (space toggles)", style="dim")
         return text
+
+    @on(SelectionList.SelectedChanged, "#approve-evidence")
+    def _count_evidence(self, event: SelectionList.SelectedChanged) -> None:
+        self.query_one("#approve-evidence-head", Static).update(self._evidence_head(len(event.selection_list.selected)))
 
     @staticmethod
     def _selection(row: dict) -> Selection:
@@ -151,7 +165,8 @@ class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
         dialog = self.query_one("#approve-dialog")
         verb = "Supersede" if self.older else "Approve"
         dialog.border_title = f"{verb} {self.rule['id']}"
-        dialog.border_subtitle = "tab moves · space toggles · ctrl+s approves · esc cancels · u undoes afterwards"
+        confirm = f"ctrl+s retires {self.older['id'].rsplit('/', 1)[-1]}" if self.older else "ctrl+s approves"
+        dialog.border_subtitle = f"tab moves · space toggles · {confirm} · esc cancels · u undoes afterwards"
 
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:
