@@ -1,32 +1,41 @@
-"""Embedding a whole vault: ONNX Runtime beside torch, in one run.
+"""Embedding a whole vault: the bf16 path, ONNX Runtime fp32 and torch, in one run.
 
-``python -m benchmarks.bench_embed [--pages 10000] [--torch-pages 500] [--int8] [--workdir DIR] [--json]``
+``python -m benchmarks.bench_embed [--pages 10000] [--torch-pages 500] [--no-fp32-full] [--int8] [--workdir DIR] [--json]``
 
 On a synthetic vault (:mod:`benchmarks.synth`), indexed first, with the
 model exported to ONNX into the store once (that step loads torch; it is
 what the first ``brainwork embed`` on a new store does):
 
-- **ONNX Runtime, every page**: ``embed_pages`` over the whole vault in a
-  fresh child process (as ``brainwork embed`` runs it: no torch imported,
-  which the child checks), CPU seconds (user + system, all threads), wall,
-  peak RSS, pages/s; and the time-left estimate it would have shown at
+- **every page as ``brainwork embed`` runs it** (no ``BRAINWORK_EMBEDDER``):
+  ``embed_pages`` over the whole vault in a fresh child process: on a CPU
+  with native bf16 a job this big runs on the bf16 path
+  (``learn.embed.bulk_embedder``; the row says which embedder encoded),
+  elsewhere on ONNX Runtime fp32. CPU seconds (user + system, all threads;
+  the bf16 path's ~3 s load included, it happens inside ``embed_pages``),
+  wall, peak RSS, pages/s, and the time-left estimate it would have shown at
   10%, 25% and 50% against the time it really took from there;
-- **the second pass** over the unchanged vault: pages embedded (target 0);
+- **ONNX Runtime fp32, every page** (``BRAINWORK_EMBEDDER=fp32``: no torch
+  imported, which the child checks), right after, on its own copy of the
+  store, unless ``--no-fp32-full``; then the largest cosine distance between
+  the two stores' vectors of every page (the rule: at most 1e-3);
+- **the second pass** over the unchanged vault, in both: pages embedded (target 0);
 - **torch (sentence-transformers), a sample**: the page texts of
   ``--torch-pages`` pages (a random sample, so of the vault's mix of
   lengths) encoded in a child with ``BRAINWORK_EMBEDDER=torch``; the same
-  sample encoded by ONNX Runtime in another child, so the two are compared
+  sample encoded by ONNX Runtime fp32 and by the bf16 path
+  (``BRAINWORK_EMBEDDER=bf16``) in other children, so the three are compared
   on the same texts; the torch figure for the whole vault is extrapolated
   from the sample by pages (stated as such in the table);
-- the largest cosine distance between the two paths' vectors on the sample
-  (the rule: at most 1e-3);
+- the largest cosine distance between torch and ONNX and between bf16 and
+  ONNX on the sample (the rule: at most 1e-3);
 - with ``--int8``, the int8 graph (``BRAINWORK_EMBEDDER=int8``, made in the
   prepare step) beside it: every page embedded in a fresh child, right after
   the fp32 pass, and the same sample encoded, with the cosine between its
   vectors and the fp32 graph's (min / median; another model, so no rule).
 
 Children report their own ``getrusage`` figures, so model loading and
-imports are outside the embedding figure but in the process's RSS.
+imports (the served embedder's) are outside the embedding figure but in the
+process's RSS; each row's detail gives the load average around its child.
 """
 
 from __future__ import annotations
@@ -132,9 +141,36 @@ def child_embed(workdir: Path, store_name: str = "store") -> dict:
             done, total, at = mark
             eta.append({"at": frac, "predicted": at / done * (total - done), "actual": wall - at})
     heavy = sorted({m.split(".")[0] for m in sys.modules} & {"torch", "sentence_transformers", "transformers"})
+    from brainwork.learn import embed as embed_mod
+
+    bulk = embed_mod._cache.get(embed_mod._bulk_key(config))
     return {"embedded": n, "wall": wall, "cpu": cpu, "rss_mb": _rss_mb(), "load": load, "model": emb.name,
-            "kind": type(emb).__name__, "again": again, "again_wall": again_wall, "again_cpu": again_cpu,
+            "kind": type(emb).__name__, "encoded_by": type(bulk or emb).__name__,
+            "bulk_problem": emb.bulk_problem, "again": again, "again_wall": again_wall, "again_cpu": again_cpu,
             "eta": eta, "heavy_modules": heavy}
+
+
+def child_compare(workdir: Path, a: str, b: str) -> dict:
+    """Cosine between the vectors of every page in stores ``a`` and ``b``."""
+    import numpy as np
+
+    from brainwork.store import Store
+    from brainwork.store import vectors as vstore
+
+    got = {}
+    for name in (a, b):
+        store = Store(_config(workdir, name).store)
+        try:
+            ids, mat = vstore.all_vectors(store)
+            got[name] = (dict(zip(ids, range(len(ids)))), mat, vstore.current_model(store))
+        finally:
+            store.close()
+    (ia, ma, na), (ib, mb, nb) = got[a], got[b]
+    common = sorted(set(ia) & set(ib))
+    cos = np.sum(ma[[ia[i] for i in common]] * mb[[ib[i] for i in common]], axis=1)
+    return {"pages": len(common), "only_a": len(ia) - len(common), "only_b": len(ib) - len(common),
+            "min": float(cos.min()), "median": float(np.median(cos)), "models": [na, nb],
+            "dtype": str(ma.dtype)}
 
 
 def child_sample(workdir: Path, n: int, seed: int, out: Path) -> dict:
@@ -168,37 +204,54 @@ def child_sample(workdir: Path, n: int, seed: int, out: Path) -> dict:
 
 # -- driver ---------------------------------------------------------------------------
 def _child(args: list[str], env: dict | None = None, timeout: float = 7200) -> dict:
+    env = {**{k: v for k, v in os.environ.items() if k != "BRAINWORK_EMBEDDER"}, **(env or {})}
+    before = os.getloadavg()[0]
     proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_embed", "--child", *args], cwd=REPO,
-                          stdout=subprocess.PIPE, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+                          stdout=subprocess.PIPE, text=True, timeout=timeout, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"child {args} failed ({proc.returncode})")
-    return json.loads([l for l in proc.stdout.splitlines() if l.strip()][-1])
+    out = json.loads([l for l in proc.stdout.splitlines() if l.strip()][-1])
+    out["loadavg"] = f"load {before:.1f}->{os.getloadavg()[0]:.1f}"
+    return out
 
 
-def run(pages: int, torch_pages: int, seed: int, workdir: Path, int8: bool = False) -> Bench:
+def run(pages: int, torch_pages: int, seed: int, workdir: Path, int8: bool = False, fp32_full: bool = True) -> Bench:
     import numpy as np
 
-    bench = Bench("embed", {"pages": pages, "torch_pages": torch_pages, "seed": seed, "int8": int8})
+    bench = Bench("embed", {"pages": pages, "torch_pages": torch_pages, "seed": seed, "int8": int8,
+                            "fp32_full": fp32_full})
     print(f"preparing {pages} pages in {workdir} (index, ONNX export) ...", file=sys.stderr, flush=True)
     prep = _child(["prepare", str(workdir), str(pages), str(seed), "1" if int8 else "0"])
     bench.add("ONNX export in the store", prep["pages"], unit="pages", detail=f"{prep['embedder']} {prep['model']}, graph {prep['graph']}"
               + (f"; problem: {prep['problem']}" if prep["problem"] else ""))
-    shutil.rmtree(workdir / "store", ignore_errors=True)
-    shutil.copytree(workdir / "pristine", workdir / "store")
-    print("embedding every page with ONNX Runtime ...", file=sys.stderr, flush=True)
-    full = _child(["embed", str(workdir)])
-    n = full["embedded"]
-    scale = 10_000 / max(n, 1)
-    bench.add(f"ONNX: embed {n} pages, CPU", full["cpu"], target=TARGET_CPU / scale,
-              detail=f"{full['cpu'] / max(n, 1) * 1000:.1f} ms CPU/page; heavy modules {full['heavy_modules']}")
-    bench.add("ONNX: wall", full["wall"], detail=f"{n / max(full['wall'], 1e-9):.1f} pages/s")
-    bench.add("ONNX: pages per CPU second", n / max(full["cpu"], 1e-9), unit="pages/s", lower_is_better=False)
-    bench.add("ONNX: peak RSS (process)", full["rss_mb"], unit="MB")
-    bench.add("ONNX: embedder load", full["load"]["cpu"], detail=f"{full['load']['wall']:.2f} s wall")
-    for e in full["eta"]:
-        bench.add(f"  time left shown at {e['at']:.0%}", e["predicted"], detail=f"actual {e['actual']:.0f} s")
-    bench.add("second pass: pages re-embedded", full["again"], target=0, unit="pages",
-              detail=f"{full['again_cpu']:.2f} s CPU, {full['again_wall']:.2f} s wall")
+    passes = [("default", "store-bulk", {})]
+    if fp32_full:
+        passes.append(("ONNX fp32", "store", {"BRAINWORK_EMBEDDER": "fp32"}))
+    for label, store_name, env in passes:
+        shutil.rmtree(workdir / store_name, ignore_errors=True)
+        shutil.copytree(workdir / "pristine", workdir / store_name)
+        print(f"embedding every page ({label}) ...", file=sys.stderr, flush=True)
+        full = _child(["embed", str(workdir), store_name], env)
+        n = full["embedded"]
+        scale = 10_000 / max(n, 1)
+        tag = f"{label} [{full['encoded_by']}]"
+        bench.add(f"{tag}: embed {n} pages, CPU", full["cpu"], target=TARGET_CPU / scale,
+                  detail=f"{full['cpu'] / max(n, 1) * 1000:.1f} ms CPU/page; heavy modules {full['heavy_modules']}; "
+                  f"{full['loadavg']}" + (f"; bulk path: {full['bulk_problem']}" if full["bulk_problem"] else ""))
+        bench.add(f"{label}: wall", full["wall"], detail=f"{n / max(full['wall'], 1e-9):.1f} pages/s")
+        bench.add(f"{label}: pages per CPU second", n / max(full["cpu"], 1e-9), unit="pages/s", lower_is_better=False)
+        bench.add(f"{label}: peak RSS (process)", full["rss_mb"], unit="MB")
+        bench.add(f"{label}: served embedder's load", full["load"]["cpu"], detail=f"{full['load']['wall']:.2f} s wall")
+        for e in full["eta"]:
+            bench.add(f"  time left shown at {e['at']:.0%}", e["predicted"], detail=f"actual {e['actual']:.0f} s")
+        bench.add(f"{label}: second pass, pages re-embedded", full["again"], target=0, unit="pages",
+                  detail=f"{full['again_cpu']:.2f} s CPU, {full['again_wall']:.2f} s wall")
+    if fp32_full:
+        cmp = _child(["compare", str(workdir), "store-bulk", "store"])
+        bench.add("default vs ONNX fp32 stores: largest cosine distance (x 1e-6)", (1.0 - cmp["min"]) * 1e6,
+                  target=MAX_GAP * 1e6, unit="",
+                  detail=f"cosine min {cmp['min']:.6f}, median {cmp['median']:.6f} on {cmp['pages']} pages "
+                  f"({cmp['only_a']}/{cmp['only_b']} unmatched), models {cmp['models']}, {cmp['dtype']}")
     if int8:
         shutil.rmtree(workdir / "store-int8", ignore_errors=True)
         shutil.copytree(workdir / "pristine", workdir / "store-int8")
@@ -210,16 +263,26 @@ def run(pages: int, torch_pages: int, seed: int, workdir: Path, int8: bool = Fal
         bench.add("int8: wall", q["wall"], detail=f"{qn / max(q['wall'], 1e-9):.1f} pages/s")
         bench.add("int8: peak RSS (process)", q["rss_mb"], unit="MB")
 
-    print(f"encoding a sample of {torch_pages} pages with torch and with ONNX Runtime ...", file=sys.stderr, flush=True)
-    t_out, o_out = workdir / "torch.npy", workdir / "onnx.npy"
+    print(f"encoding a sample of {torch_pages} pages with torch, ONNX Runtime and bf16 ...", file=sys.stderr, flush=True)
+    t_out, o_out, b_out = workdir / "torch.npy", workdir / "onnx.npy", workdir / "bf16.npy"
     torch_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(t_out)], {"BRAINWORK_EMBEDDER": "torch"})
-    onnx_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(o_out)])
+    onnx_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(o_out)], {"BRAINWORK_EMBEDDER": "fp32"})
+    bf_run = _child(["sample", str(workdir), str(torch_pages), str(seed), str(b_out)], {"BRAINWORK_EMBEDDER": "bf16"})
     k = torch_run["texts"]
     gap = float(np.max(1.0 - np.sum(np.load(t_out) * np.load(o_out), axis=1)))
     bench.add(f"torch: encode {k} sampled pages, CPU", torch_run["cpu"],
               detail=f"{torch_run['cpu'] / k * 1000:.1f} ms CPU/page, {torch_run['wall']:.0f} s wall, {torch_run['kind']}")
     bench.add(f"ONNX: encode the same {k} pages, CPU", onnx_run["cpu"],
-              detail=f"{onnx_run['cpu'] / k * 1000:.1f} ms CPU/page, {onnx_run['wall']:.0f} s wall, {onnx_run['kind']}")
+              detail=f"{onnx_run['cpu'] / k * 1000:.1f} ms CPU/page, {onnx_run['wall']:.0f} s wall, {onnx_run['kind']}; "
+              f"{onnx_run['loadavg']}")
+    bench.add(f"bf16: encode the same {k} pages, CPU", bf_run["cpu"],
+              detail=f"{bf_run['cpu'] / k * 1000:.1f} ms CPU/page, {bf_run['wall']:.0f} s wall, {bf_run['kind']}; "
+              f"load {bf_run['load']['cpu']:.2f} s CPU; {bf_run['loadavg']}")
+    bench.add("ONNX/bf16 CPU ratio (same texts)", onnx_run["cpu"] / max(bf_run["cpu"], 1e-9), unit="x", lower_is_better=False)
+    bench.add("bf16: peak RSS (process)", bf_run["rss_mb"], unit="MB", detail="ONNX loaded beside it (the fp32 reference)")
+    bcos = np.sum(np.load(b_out) * np.load(o_out), axis=1)
+    bench.add("largest cosine distance bf16 vs ONNX (x 1e-6)", (1.0 - float(bcos.min())) * 1e6, target=MAX_GAP * 1e6, unit="",
+              detail=f"cosine min {float(bcos.min()):.6f}, median {float(np.median(bcos)):.6f} on {k} page texts")
     bench.add("torch/ONNX CPU ratio (same texts)", torch_run["cpu"] / max(onnx_run["cpu"], 1e-9), unit="x", lower_is_better=False)
     bench.add(f"torch: {pages} pages, extrapolated from the sample", torch_run["cpu"] / k * pages,
               detail="CPU s, by pages; not measured whole")
@@ -246,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
             out = child_prepare(Path(rest[0]), int(rest[1]), int(rest[2]), rest[3:4] == ["1"])
         elif what == "embed":
             out = child_embed(Path(rest[0]), *rest[1:2])
+        elif what == "compare":
+            out = child_compare(Path(rest[0]), rest[1], rest[2])
         else:
             out = child_sample(Path(rest[0]), int(rest[1]), int(rest[2]), Path(rest[3]))
         print(json.dumps(out))
@@ -255,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--torch-pages", type=int, default=500, help="pages of the torch sample (extrapolated)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--int8", action="store_true", help="also embed every page and the sample with the int8 graph")
+    ap.add_argument("--no-fp32-full", dest="fp32_full", action="store_false",
+                    help="skip the ONNX fp32 pass over every page (the sample still compares it)")
     ap.add_argument("--workdir", type=Path, help="keep the vault and stores here (default: a temp dir)")
     ap.add_argument("--json", nargs="?", const=True, default=False, help="write JSON (default benchmarks/out/embed.json)")
     args = ap.parse_args(argv)
@@ -265,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        return run(args.pages, args.torch_pages, args.seed, workdir, args.int8).report(args.json)
+        return run(args.pages, args.torch_pages, args.seed, workdir, args.int8, args.fp32_full).report(args.json)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

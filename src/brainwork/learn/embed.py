@@ -4,9 +4,13 @@ The bundled all-MiniLM-L6-v2 (or ``[embeddings] model``) is loaded lazily,
 once per process and model, and never downloads. ONNX Runtime serves it once
 the store holds its export (:mod:`brainwork.learn.onnx_embed`), its fp32
 graph by default (:data:`PRECISION`); torch serves before that; the lexical
-fallback serves when no model loads, and says why. ``BRAINWORK_EMBEDDER``
-(``lexical``, ``torch``, ``fp32``, ``int8``) forces one. How it works and
-what it costs: docs/learning-loop.md section 2, docs/performance.md.
+fallback serves when no model loads, and says why. A job of at least
+:data:`BULK_MIN_PAGES` texts runs the same model in bfloat16 through torch
+when the CPU multiplies bf16 natively (:func:`bulk_embedder`,
+:mod:`brainwork.learn.bf16_embed`). ``BRAINWORK_EMBEDDER`` (``lexical``,
+``torch``, ``fp32``, ``int8``, ``bf16``) forces one (``fp32`` and ``torch``
+also keep bulk jobs off bf16; ``bf16`` serves every job with it). How it
+works and what it costs: docs/learning-loop.md section 2, docs/performance.md.
 
 Invariants:
 
@@ -14,7 +18,9 @@ Invariants:
   vectors of two names are never compared, so switching re-embeds.
 - The batch pass, one-shot and served recall all encode with the embedder
   :func:`get_embedder` returns for the store, so with the same graph; the
-  fp32 ONNX graph agrees with torch within 1e-4 cosine and shares its name.
+  fp32 ONNX graph agrees with torch within 1e-4 cosine and shares its name;
+  the bf16 path is kept only within 1e-3 of it and shares that name too, so
+  a store embedded by one is not re-embedded by the other.
 - A page is re-embedded only when its key (SHA-256 of name, type, text)
   changes.
 """
@@ -74,6 +80,13 @@ CHUNK = 256
 PRECISION = "fp32"
 #: Appended to the model's name (after its window) for int8 vectors.
 INT8_SUFFIX = "+int8"
+#: Texts to (re)embed from which a job runs on the bf16 path, where the CPU
+#: has it. Loading it costs ~3.2 s CPU (torch, transformers, the weights;
+#: measured at load ~4) and ~0.5 GB resident; it saves ~25-33 ms CPU per page
+#: against ONNX Runtime fp32 (14.5 against 39-47 ms). From 300 texts it
+#: saves ~7.5-10 s, at least twice what it costs; below, recall, capture and
+#: the workbench's incremental passes stay on ONNX Runtime (~0.2 s to load).
+BULK_MIN_PAGES = 300
 
 _SPACE = re.compile(r"\s+")
 _NOISE = re.compile(r"[`*_>#]+")
@@ -149,12 +162,15 @@ class Embedder:
         lexical: True for the lexical fallback.
         reason: why the fallback serves (None for a real model).
         dim: 384.
+        bulk_problem: why the bf16 path does not serve bulk jobs for this
+            embedder (None until it was tried, or when it serves).
     """
 
     name: str = ""
     lexical: bool = False
     reason: str | None = None
     dim: int = DIM
+    bulk_problem: str | None = None
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Shape (len(texts), 384) float32, each row L2-normalised (an empty
@@ -238,6 +254,26 @@ class OnnxEmbedder(Embedder):
         return _normalise(self._encoder.encode(list(texts)))
 
 
+class Bf16Embedder(Embedder):
+    """The model in bfloat16 through torch (:class:`brainwork.learn.bf16_embed.Bf16Encoder`),
+    under the fp32 name: its vectors are within ``gap`` (checked on the probe
+    texts, at most 1e-3) of the fp32 graph's."""
+
+    def __init__(self, encoder, name: str, gap: float):
+        self._encoder = encoder
+        self.name = name
+        self.gap = gap
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        return _normalise(self._encoder.encode(list(texts)))
+
+    @property
+    def status(self) -> str:
+        return f"embeddings: {self.name} (bf16)"
+
+
 class LexicalEmbedder(Embedder):
     """Hashed character 3-5-grams (within word boundaries) in 384 signed
     dimensions, L2-normalised: similar wording gives similar vectors; no
@@ -289,18 +325,18 @@ def model_folder(config: Config | None) -> tuple[Path | None, str, str | None]:
 
 
 def _forced() -> str:
-    """``BRAINWORK_EMBEDDER`` lower-cased: ``lexical``, ``torch``, ``fp32``, ``int8`` or empty."""
+    """``BRAINWORK_EMBEDDER`` lower-cased: ``lexical``, ``torch``, ``fp32``, ``int8``, ``bf16`` or empty."""
     return os.environ.get("BRAINWORK_EMBEDDER", "").strip().lower()
 
 
 def precision() -> str:
     """The graph the ONNX path serves: ``"fp32"`` or ``"int8"``
     (:data:`PRECISION` unless ``BRAINWORK_EMBEDDER`` names one; the torch
-    path is fp32)."""
+    path is fp32, and the bf16 path makes vectors of the fp32 graph's name)."""
     forced = _forced()
     if forced in ("fp32", "int8"):
         return forced
-    return "fp32" if forced == "torch" else PRECISION
+    return "fp32" if forced in ("torch", "bf16") else PRECISION
 
 
 def served_name(name: str, seq: int, graph: str) -> str:
@@ -315,6 +351,8 @@ def _cache_key(config: Config | None) -> str:
         return "#lexical-forced"
     if _forced() == "torch":
         return "#torch-forced:" + _model_key(config)
+    if _forced() == "bf16":
+        return "#bf16-forced:" + _model_key(config)
     return f"#{precision()}:" + _model_key(config)
 
 
@@ -443,8 +481,65 @@ def get_embedder(config: Config | None = None) -> Embedder:
         emb = _cache.get(key)
         if emb is None:
             emb = _load(config)
+            if _forced() == "bf16":
+                emb = _bf16(config, emb, native=False) or emb
             _cache[key] = emb
         return emb
+
+
+def _bulk_key(config: Config | None) -> str:
+    return "#bf16:" + _model_key(config)
+
+
+def _bf16(config: Config | None, emb: Embedder, native: bool = True) -> Embedder | None:
+    """The bf16 embedder of ``emb``'s model (``emb`` the fp32 one, which it is
+    checked against), or None when it cannot serve: then
+    ``emb.bulk_problem`` says why, and it is not tried again for ``emb``.
+    ``native``: only on a CPU with native bf16 matrix multiplication."""
+    if getattr(emb, "bulk_problem", None) is not None:
+        return None
+    if not isinstance(emb, (OnnxEmbedder, SentenceEmbedder)) or emb.name.endswith(INT8_SUFFIX) or "@" not in emb.name:
+        return None
+    from brainwork.learn import bf16_embed
+
+    if native and not bf16_embed.native_bf16():
+        emb.bulk_problem = "this CPU has no native bf16 matrix multiplication"
+        return None
+    folder, _name, problem = model_folder(config)
+    if folder is None:
+        emb.bulk_problem = problem or "no model folder"
+        return None
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        encoder = bf16_embed.Bf16Encoder(folder, int(emb.name.rsplit("@", 1)[1]))
+        gap = bf16_embed.check(encoder, emb)
+    except (bf16_embed.Bf16Unavailable, ValueError) as exc:
+        emb.bulk_problem = str(exc)
+        return None
+    return Bf16Embedder(encoder, emb.name, gap)
+
+
+def bulk_embedder(config: Config | None, emb: Embedder, texts: int) -> Embedder:
+    """The embedder for a job of ``texts`` texts that ``emb`` would serve:
+    the bf16 path of the same model (same name, same cache keys) when the job
+    has at least :data:`BULK_MIN_PAGES` texts, ``emb`` is the fp32 model
+    (ONNX Runtime or torch), nothing forces an embedder and the CPU
+    multiplies bf16 natively; else ``emb`` itself (also when the bf16 path
+    fails to load or to agree, ``emb.bulk_problem`` then says why). Loaded
+    once per process and model (~3.2 s CPU); thread-safe."""
+    if texts < BULK_MIN_PAGES or _forced() or isinstance(emb, Bf16Embedder):
+        return emb
+    key = _bulk_key(config)
+    with _cache_lock:
+        made = _cache.get(key)
+        if made is None:
+            made = _bf16(config, emb)
+            if made is None:
+                return emb
+            _cache[key] = made
+    return made if made.name == emb.name else emb
 
 
 def loaded_embedder(config: Config | None = None) -> Embedder | None:
@@ -577,7 +672,8 @@ def embed_pages(
             that are gone are dropped too).
         progress: ``progress(done, total, phase)``, phases ``"embedding"``
             (done/total = texts) and, on a large vault, ``"building vector index"``.
-        embedder: default :func:`get_embedder` (config).
+        embedder: default :func:`get_embedder` (config); a pass of at least
+            :data:`BULK_MIN_PAGES` texts runs on :func:`bulk_embedder` of it.
 
     Returns:
         The number of pages newly embedded (0 on a second pass over an
@@ -607,6 +703,7 @@ def embed_pages(
     if not total:
         finish_plan(store, plan)
         return 0
+    emb = bulk_embedder(config, emb, len(plan.todo) - len(plan.reused))
     first = True
     done = 0
     for start in range(0, total, CHUNK):
@@ -629,12 +726,15 @@ class _Named(Embedder):
 
 __all__ = [
     "DIM",
+    "Bf16Embedder",
+    "BULK_MIN_PAGES",
     "EmbedPlan",
     "Embedder",
     "LexicalEmbedder",
     "OnnxEmbedder",
     "SentenceEmbedder",
     "all_vectors",
+    "bulk_embedder",
     "embed_pages",
     "encode_chunk",
     "finish_plan",

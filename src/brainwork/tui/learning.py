@@ -233,8 +233,9 @@ class LearningController:
         answers at once (the workbench is the store's owner while it is open).
 
         The pages to embed are read once (a shared hold of the store); each
-        chunk of :data:`WARM_CHUNK` is encoded holding nothing (ONNX Runtime
-        releases the GIL and uses one core, so the UI keeps the other) and then
+        chunk of :data:`WARM_CHUNK` is encoded holding nothing (ONNX Runtime,
+        or torch on the bf16 path of a large pass, releases the GIL and uses
+        one core, so the UI keeps the other) and then
         written under an exclusive hold. The status bar shows pages done of
         pages to embed and the time left at the rate so far."""
         app = self.app
@@ -279,6 +280,10 @@ class LearningController:
             return 0
         if on_chunk is not None:
             on_chunk(0, total, 0.0)
+        # A large pass runs on the bf16 path where the CPU has it (same
+        # vectors within 1e-3, same name); loading it (~3 s) is not counted
+        # in the rate the time left is estimated from.
+        emb = embed.bulk_embedder(app.config, emb, total - len(plan.reused))
         t0 = time.monotonic()
         gone = plan.gone
         for start in range(0, total, WARM_CHUNK):
