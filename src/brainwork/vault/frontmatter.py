@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 import yaml
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from brainwork.thresholds import MAX_YAML_VALUES
 
@@ -140,7 +141,7 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
     if not yaml_text.strip():
         return {}
     try:
-        data = yaml.load(yaml_text, Loader=_Loader)
+        data = _load(yaml_text)
     except yaml.MarkedYAMLError as exc:
         raise FrontmatterError(*_locate(exc, yaml_text, first_line)) from None
     except yaml.reader.ReaderError as exc:
@@ -160,6 +161,60 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
                 f"YAML aliases in the frontmatter expand to {n:,} values (more than {MAX_YAML_VALUES:,}); not parsed",
             )
     return data
+
+
+class _NotPlain(Exception):
+    """A node :func:`_plain` leaves to PyYAML's own constructor."""
+
+
+def _plain(node):
+    """The Python value of a node tree without aliases, as PyYAML's
+    ``BaseConstructor`` builds it (scalars as text, sequences as lists,
+    mappings as dicts, a repeated key's last value winning), in one tight
+    recursion instead of its per-node bookkeeping.
+
+    Raises:
+        _NotPlain: a mapping key that is not a scalar (PyYAML raises
+            "found unhashable key" for a list or mapping key, with marks).
+    """
+    cls = node.__class__
+    if cls is ScalarNode:
+        return node.value
+    if cls is SequenceNode:
+        return [_plain(child) for child in node.value]
+    if cls is not MappingNode:
+        raise _NotPlain
+    out = {}
+    for key, value in node.value:
+        if key.__class__ is not ScalarNode:
+            raise _NotPlain
+        out[key.value] = _plain(value)
+    return out
+
+
+def _load(yaml_text: str):
+    """``yaml.load(yaml_text, Loader=_Loader)``, the same value and errors.
+
+    PyYAML's C loader parses and composes the node tree in C, then builds
+    the Python value in Python with bookkeeping for aliases, tags and deep
+    construction that frontmatter rarely needs: ~40% of the load (0.7 s CPU
+    of 2.0 s for 50,000 synthetic pages). Without aliases (no ``*``) and
+    with no constructor registered on the loader (so every tag is read as
+    the base loader reads it: by node kind), :func:`_plain` builds the same
+    value from the composed tree; anything else goes through ``yaml.load``."""
+    if "*" in yaml_text or _Loader.yaml_constructors or _Loader.yaml_multi_constructors:
+        return yaml.load(yaml_text, Loader=_Loader)
+    loader = _Loader(yaml_text)
+    try:
+        node = loader.get_single_node()
+    finally:
+        loader.dispose()
+    if node is None:
+        return None
+    try:
+        return _plain(node)
+    except (_NotPlain, RecursionError):
+        return yaml.load(yaml_text, Loader=_Loader)
 
 
 def _expanded_size(data) -> int:

@@ -307,10 +307,6 @@ def split_inner(inner: str) -> tuple[str, str | None, str | None]:
     return inner.strip(), heading, label
 
 
-def _line_index(text: str) -> list[int]:
-    return [m.end() for m in re.finditer("\n", text)]
-
-
 def body_links(text: str, body_start: int, body_line: int, masked: str | None = None) -> list[Link]:
     """Links written in the body ``text[body_start:]``; offsets are in ``text``.
 
@@ -324,16 +320,24 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
         return []
     if masked is None:
         masked = mask_non_links(body)
-    newlines = _line_index(body)
     found: list[tuple[int, Link]] = []
     wiki_spans: list[tuple[int, int]] = []
+    # Line numbers by counting line breaks from the previous link (each
+    # scan below finds links in order), not from an index of every line
+    # break in the body: most bodies hold a few links and many lines.
+    cursor = [0, body_line]  # a body offset and its file line
 
     def link(start: int, end: int, target: str, label: str | None, heading: str | None, embed: bool,
              style: str) -> tuple[int, Link]:
         """The body link at ``body[start:end]``, keyed by its start for the final order."""
+        pos, line = cursor
+        if start < pos:
+            pos, line = 0, body_line
+        line += body.count("\n", pos, start)
+        cursor[0], cursor[1] = start, line
         return (
             start,
-            Link(target=target, edge=BODY_EDGE, line=body_line + bisect_right(newlines, start), where="body",
+            Link(target=target, edge=BODY_EDGE, line=line, where="body",
                  label=label, heading=heading, embed=embed, raw=body[start:end], start=body_start + start,
                  end=body_start + end, style=style),
         )

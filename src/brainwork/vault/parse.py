@@ -70,6 +70,7 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 
 def parse_text(
     rel_path: str, data: bytes, mtime_ns: int = 0, max_bytes: int = MAX_FILE_BYTES, decode: str = "strict",
+    digest: str | None = None,
 ) -> ParsedPage:
     """Parse the bytes of the Markdown file at vault-relative ``rel_path``.
 
@@ -78,10 +79,14 @@ def parse_text(
     so link offsets index that text and ``text.encode("utf-8",
     "surrogateescape")`` gives the file's bytes back exactly. Operations use
     it to rewrite such a file's (ASCII-compatible) links; the index does not.
+
+    ``digest``: the SHA-256 hex of ``data`` when the caller has it already
+    (the sync hashes every file to find the changed ones).
     """
     pid = page_id(rel_path)
     stem = pid.rsplit("/", 1)[-1]
-    digest = hashlib.sha256(data).hexdigest()
+    if digest is None:
+        digest = hashlib.sha256(data).hexdigest()
     page = ParsedPage(
         id=pid, path=rel_path, title=stem, type=None, fields={}, aliases=[], tags=[],
         body="", body_line=1, hash=digest, size=len(data), mtime_ns=mtime_ns,
