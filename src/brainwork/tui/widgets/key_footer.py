@@ -6,8 +6,9 @@ right edge: at 80 columns the app's ``q Quit`` and ``? Help`` were the keys
 cropped away, and at 120 a key was cut in half ("^r Re-"). This footer puts
 the keys of :data:`FIRST` first, keeps the rest in their order (the pane's
 most used keys are declared first), and leaves out every key that would not
-fit whole, so lower-priority keys are the ones that drop. Every key stays
-on the help screen (``?``).
+fit whole, so lower-priority keys are the ones that drop: greyed keys (not
+available right now) drop before any key that works. Every key stays on
+the help screen (``?``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ def key_width(key: FooterKey, compact: bool) -> int:
     return label + 2 + (text + 1 if text else 0)
 
 
+def _first(key) -> bool:
+    return isinstance(key, FooterKey) and key.action in FIRST
+
+
+def _greyed(key) -> bool:
+    """A key shown disabled (its action unavailable right now)."""
+    return isinstance(key, FooterKey) and key.has_class("-disabled")
+
+
 class KeyFooter(Footer):
     """A :class:`~textual.widgets.Footer` that orders and fits its keys (see
     the module doc)."""
@@ -43,14 +53,19 @@ class KeyFooter(Footer):
         keys.sort(key=lambda w: FIRST.index(w.action) if isinstance(w, FooterKey) and w.action in FIRST else len(FIRST))
         width = self.size.width or self.app.size.width
         room = width - sum(key_width(w, self.compact) + 2 for w in palette)  # + border and right padding
-        shown = []
-        for w in keys:
-            need = key_width(w, self.compact) if isinstance(w, FooterKey) else 0
+        # Room is given by priority: Quit and Help, then the keys that work
+        # now, then the greyed ones; the kept keys keep their order. So a
+        # greyed key never takes the place of one that works (an active
+        # rule's Retire comes after Approve, Edit, Reject and Supersede).
+        priority = sorted(range(len(keys)), key=lambda i: (not _first(keys[i]), _greyed(keys[i])))
+        kept: set[int] = set()
+        for i in priority:
+            need = key_width(keys[i], self.compact) if isinstance(keys[i], FooterKey) else 0
             if need > room:
                 break
             room -= need
-            shown.append(w)
-        yield from shown + palette
+            kept.add(i)
+        yield from [w for i, w in enumerate(keys) if i in kept] + palette
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != getattr(self, "_fitted_width", None):
