@@ -34,14 +34,17 @@ def _side(side: Side | None) -> Text:
 
 
 def replay_table(report: Replay) -> Table:
-    """One row per lesson (rule id without its folder)."""
-    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
-    table.add_column("lesson (rule)", ratio=3, overflow="ellipsis", no_wrap=True)
-    table.add_column("status", width=9, no_wrap=True)
-    table.add_column("before", width=10, no_wrap=True)
-    table.add_column("after", width=10, no_wrap=True)
-    table.add_column("in room", width=7, no_wrap=True)
-    table.add_column("verdict", ratio=2)
+    """One row per lesson (rule id without its folder). Expanded, so the
+    ratios share the width: without it Rich sizes the columns by their
+    content and, in an 80-column terminal, dropped the verdict column."""
+    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold", expand=True)
+    table.add_column("lesson (rule)", ratio=3, overflow="ellipsis", no_wrap=True, min_width=12)
+    # The figures are as wide as their text; the rule and verdict share the rest.
+    table.add_column("status", no_wrap=True)
+    table.add_column("before", no_wrap=True)
+    table.add_column("after", no_wrap=True)
+    table.add_column("in room", no_wrap=True)
+    table.add_column("verdict", ratio=2, min_width=10)
     for lesson in report.lessons:
         style = {FEWER: "green", NOT_FEWER: "red"}.get(lesson.verdict, "dim")
         table.add_row(
