@@ -22,9 +22,11 @@ import hashlib
 import re
 from itertools import combinations
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from rapidfuzz import fuzz, process, utils
 
 from brainwork.vault.links import MDLINK_DEST, WIKILINK_PARTS
@@ -89,79 +91,217 @@ def _stable_hashes(words: list[str]) -> list[int]:
     return np.frombuffer(digests, dtype="<i8").tolist()
 
 
-def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
+#: Pages whose term arrays are joined into one array as they are read.
+_PAGE_BATCH = 1_024
+#: Sorted terms scanned per step when counting document frequencies.
+_COUNT_SLICE = 1 << 20
+#: Terms are counted in 2 ** (64 - _PART_SHIFT) parts of the hash range.
+_PART_SHIFT = 61
+
+
+def _page_terms(body: str, table: dict[str, int]) -> np.ndarray:
+    """One page's distinct terms, ascending: the hashes of its adjacent word
+    pairs (``table`` caches each distinct word's stable hash)."""
+    ws = body.casefold().split()
+    new = list(set(ws).difference(table))
+    if new:
+        table.update(zip(new, _stable_hashes(new)))
+    words = np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws))
+    with np.errstate(over="ignore"):
+        terms = words[:-1] * np.int64(1_000_003) + words[1:]
+    terms.sort()
+    if len(terms) > 1:
+        # unique: a sort and a neighbour comparison (what ``np.unique``
+        # returns, without its per-call overhead)
+        keep = np.empty(len(terms), dtype=bool)
+        keep[0] = True
+        np.not_equal(terms[1:], terms[:-1], out=keep[1:])
+        terms = terms[keep]
+    return terms
+
+
+#: Characters ``str.split()`` splits ASCII text at besides Arrow's ASCII
+#: whitespace (space, tab, LF, VT, FF, CR): the information separators.
+_PY_ONLY_SPACE = re.compile("[\x1c-\x1f]")
+
+
+def _hashes_of(words: list[str], table: dict[str, int]) -> np.ndarray:
+    """The stable hashes of ``words`` (``table`` caches them), as int64."""
+    new = [w for w in words if w not in table]
+    if new:
+        table.update(zip(new, _stable_hashes(new)))
+    return np.fromiter(map(table.__getitem__, words), dtype=np.int64, count=len(words))
+
+
+def _plain_terms(texts: list[str], table: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`_page_terms` gives for each of ``texts`` (ASCII, none of
+    :data:`_PY_ONLY_SPACE`), joined, and the number of terms per text.
+
+    In Arrow and numpy, not word by word in Python: lower-casing and the
+    whitespace split (``ascii_lower``, ``ascii_split_whitespace``; the same
+    words as ``str.casefold().split()`` for such texts, apart from the empty
+    words Arrow keeps at leading and trailing whitespace, dropped here), the
+    distinct words of the batch (``dictionary_encode``) hashed once, the
+    adjacent pairs within each text, and each text's terms sorted in place
+    and made unique with one neighbour comparison for the batch."""
+    # Arrow's default pool (mimalloc) keeps what it freed: ~20 MB more peak memory.
+    pool = pa.system_memory_pool()
+    text = pa.array(texts, type=pa.large_string(), memory_pool=pool)
+    lists = pc.ascii_split_whitespace(pc.ascii_lower(text, memory_pool=pool), memory_pool=pool)
+    offsets = lists.offsets.to_numpy().astype(np.int64)
+    encoded = pc.dictionary_encode(lists.flatten(), memory_pool=pool)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    vocabulary = encoded.dictionary.to_pylist()
+    del text, lists, encoded
+    if "" in vocabulary:
+        empty = vocabulary.index("")
+        vocabulary[empty] = "\x00"  # hashed, never used: its words are dropped
+        real = codes != empty
+        codes = codes[real]
+        offsets = np.concatenate(([0], np.cumsum(real)))[offsets]
+    words = _hashes_of(vocabulary, table)[codes]
+    per_text = np.diff(offsets)
+    n_terms = np.maximum(per_text - 1, 0)
+    if not len(words):
+        return np.empty(0, dtype=np.int64), n_terms
+    with np.errstate(over="ignore"):
+        pairs = words[:-1] * np.int64(1_000_003) + words[1:]
+    across = offsets[1:-1] - 1  # a pair of one text's last word and the next text's first
+    across = across[(across >= 0) & (across < len(pairs))]
+    if len(across):
+        inside = np.ones(len(pairs), dtype=bool)
+        inside[across] = False
+        pairs = pairs[inside]
+    ends = np.cumsum(n_terms)
+    starts = ends - n_terms
+    for a, b in zip(starts[n_terms > 1].tolist(), ends[n_terms > 1].tolist()):
+        pairs[a:b].sort()
+    keep = np.ones(len(pairs), dtype=bool)
+    if len(pairs) > 1:
+        np.not_equal(pairs[1:], pairs[:-1], out=keep[1:])
+    keep[starts[n_terms > 0]] = True
+    kept = np.concatenate(([0], np.cumsum(keep)))
+    return pairs[keep], kept[ends] - kept[starts]
+
+
+def _batch_terms(texts: list[str], table: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each of ``texts``' distinct terms (:func:`_page_terms`), joined in
+    order, and the number of terms per text: the plain ASCII texts through
+    :func:`_plain_terms`, any other one on its own."""
+    plain = [i for i, t in enumerate(texts) if t.isascii() and not _PY_ONLY_SPACE.search(t)]
+    if len(plain) == len(texts):
+        return _plain_terms(texts, table)
+    parts: list[np.ndarray | None] = [None] * len(texts)
+    if plain:
+        terms, lengths = _plain_terms([texts[i] for i in plain], table)
+        for i, part in zip(plain, np.split(terms, np.cumsum(lengths)[:-1])):
+            parts[i] = part
+    for i, t in enumerate(texts):
+        if parts[i] is None:
+            parts[i] = _page_terms(t, table)
+    return np.concatenate(parts), np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+
+
+def _repeated(ordered: np.ndarray, least: int, most: int | None = None) -> np.ndarray:
+    """The distinct values found ``least`` to ``most`` (None: any number of)
+    times in ``ordered`` (ascending), ascending. Counted a slice at a time,
+    each slice ending at the end of a run of equal values, so the run bounds
+    never take more than a slice's worth of memory (one int64 per distinct
+    value at once would be ~50 MB for the terms of 50,000 pages)."""
+    out = [ordered[:0]]
+    n = len(ordered)
+    a = 0
+    while a < n:
+        b = min(a + _COUNT_SLICE, n)
+        if b < n:
+            b = int(np.searchsorted(ordered, ordered[b - 1], side="right"))
+        part = ordered[a:b]
+        starts = np.flatnonzero(np.concatenate(([True], part[1:] != part[:-1])))
+        counts = np.diff(np.append(starts, len(part)))
+        ok = counts >= least if most is None else (counts >= least) & (counts <= most)
+        out.append(part[starts[ok]])
+        a = b
+    return np.concatenate(out)
+
+
+def _sketch_pairs(bodies: Iterable[str]) -> set[tuple[int, int]]:
     """Pairs of pages sharing at least ``SKETCH_MIN_SHARED`` values of their
     sketches: each page's ``DUPLICATE_SKETCH`` smallest hashes among its
     *shared rare* terms (found on 2 to ``MAX_POSTING`` pages). Terms are the
     whitespace-separated, case-folded words and each pair of adjacent words
     (pairs are rare even where words are not, as in repetitive agent
     prose); everything after the split runs in numpy, as this touches every
-    word of every body."""
+    word of every body. ``bodies`` is read once, in page order.
+
+    Memory: two int64 per term (~8 million terms at 50,000 pages: the terms
+    by page and one sorted copy for the document frequencies), then
+    per-batch arrays; the sketches themselves are ``DUPLICATE_SKETCH``
+    values per page."""
     # A stable 64-bit hash per distinct word (blake2b), so blocking is the
     # same in every run; hashing only distinct words keeps it cheap. Each
     # page's words become hashes at once: holding every page's words as
-    # Python strings cost ~25 kB a page (1.3 GB at 50,000 pages). Its terms
-    # are the hashes of adjacent word pairs (rarer than single words in
-    # repetitive text), each once, sorted: ``np.unique`` of one page's few
-    # thousand terms is cheaper than sorting all pages' terms by page and term.
-    # Each page's terms are made unique with a sort and a neighbour
-    # comparison (what ``np.unique`` returns, without its per-call overhead).
+    # Python strings cost ~25 kB a page (1.3 GB at 50,000 pages).
     table: dict[str, int] = {}
-    arrays = []
+    batches: list[np.ndarray] = []  # each page's distinct terms (ascending), pages of one batch joined
+    batch_lengths: list[np.ndarray] = []  # terms per page of each batch
+    pending: list[str] = []
     for body in bodies:
-        ws = body.casefold().split()
-        new = list(set(ws).difference(table))
-        if new:
-            table.update(zip(new, _stable_hashes(new)))
-        words = np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws))
-        with np.errstate(over="ignore"):
-            terms = words[:-1] * np.int64(1_000_003) + words[1:]
-        terms.sort()
-        if len(terms) > 1:
-            keep = np.empty(len(terms), dtype=bool)
-            keep[0] = True
-            np.not_equal(terms[1:], terms[:-1], out=keep[1:])
-            terms = terms[keep]
-        arrays.append(terms)
-    del table
-    if not arrays:
+        pending.append(body)
+        if len(pending) == _PAGE_BATCH:
+            terms, lengths = _batch_terms(pending, table)
+            batches.append(terms)
+            batch_lengths.append(lengths)
+            pending = []
+    if pending:
+        terms, lengths = _batch_terms(pending, table)
+        batches.append(terms)
+        batch_lengths.append(lengths)
+    del table, pending
+    if not batches or not sum(len(b) for b in batches):
         return set()
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    hashes = np.concatenate(arrays)
-    del arrays
-    if not len(hashes):
+    # Document frequencies: the terms on 2 to MAX_POSTING pages. Counted
+    # by sorting (a plain sort; an argsort to keep track of pages would
+    # cost ~15x more), one part of the hash range at a time (its top bits),
+    # so the sorted copy is an eighth of all terms (~8 MB, not ~63 MB at
+    # 50,000 pages); the parts, in order, are ascending.
+    parts = [(b >> _PART_SHIFT).astype(np.int8) for b in batches]
+    rare_parts = []
+    for part in range(-(1 << (63 - _PART_SHIFT)), 1 << (63 - _PART_SHIFT)):
+        ordered = np.concatenate([b[k == part] for b, k in zip(batches, parts)])
+        ordered.sort()
+        rare_parts.append(_repeated(ordered, 2, MAX_POSTING))
+    del parts, ordered
+    rare = np.concatenate(rare_parts)
+    del rare_parts
+    if not len(rare):
         return set()
-    # One stable sort by term serves both the document frequencies and the
-    # postings below; ties keep page order.
-    # The document-frequency filter is kept as one bool per term (not an
-    # int64 frequency per term), and the sorted copy is dropped once its
-    # run bounds are known: at 50,000 pages there are ~25 million terms, so
-    # each int64 array of them is ~200 MB of peak memory.
+    # Bottom-k per page: each page's terms are ascending, so its sketch is
+    # its first DUPLICATE_SKETCH rare terms.
+    values, docs = [], []
+    first_doc = 0
+    for terms, lengths in zip(batches, batch_lengths):
+        at = np.searchsorted(rare, terms)
+        np.minimum(at, len(rare) - 1, out=at)
+        kept = np.flatnonzero(rare[at] == terms)
+        del at
+        kept_docs = np.searchsorted(np.cumsum(lengths), kept, side="right")
+        rank = np.arange(len(kept)) - np.searchsorted(kept_docs, kept_docs, side="left")
+        chosen = rank < DUPLICATE_SKETCH
+        values.append(terms[kept[chosen]])
+        docs.append((kept_docs[chosen] + first_doc).astype(np.int32))
+        first_doc += len(lengths)
+    del batches, rare
+    n = np.int64(first_doc)
+    # Postings: pages per sketch value, in page order within each value (a
+    # stable sort of the page-ordered sketches).
+    hashes, docs = np.concatenate(values), np.concatenate(docs)
     order = np.argsort(hashes, kind="stable")
-    sorted_hashes = hashes[order]
-    bounds = np.concatenate(([0], np.flatnonzero(sorted_hashes[1:] != sorted_hashes[:-1]) + 1, [len(hashes)]))
-    del sorted_hashes
-    counts = np.diff(bounds)
-    rare = np.empty(len(hashes), dtype=bool)
-    rare[order] = np.repeat((counts >= 2) & (counts <= MAX_POSTING), counts)
-    del counts, bounds
-    kept = np.flatnonzero(rare)
-    del rare
-    docs = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)  # ordered by (page, term)
-    # Bottom-k per page: still ordered by (page, term), keep each page's first k.
-    kept_docs = docs[kept]
-    rank = np.arange(len(kept)) - np.searchsorted(kept_docs, kept_docs, side="left")
-    chosen = np.zeros(len(hashes), dtype=bool)
-    chosen[kept[rank < DUPLICATE_SKETCH]] = True
-    # Postings: pages per sketch value (the sort above, restricted to the sketches).
-    order = order[chosen[order]]
     hashes, docs = hashes[order], docs[order]
     bounds = np.concatenate(([0], np.flatnonzero(np.diff(hashes)) + 1, [len(hashes)]))
     # Every pair of pages within each posting, as one int64 code a * n + b
     # (a < b: postings keep page order), counted with one sort; postings of
     # one size are expanded together (an index matrix and the upper
     # triangle of its columns) instead of a tuple per pair in Python.
-    n = np.int64(len(lengths))
     sizes = np.diff(bounds)
     codes = []
     for size in np.unique(sizes[sizes > 1]).tolist():  # only values on several pages
@@ -171,8 +311,10 @@ def _sketch_pairs(bodies: Sequence[str]) -> set[tuple[int, int]]:
         codes.append((block[:, i] * n + block[:, j]).ravel())
     if not codes:
         return set()
-    values, counts = np.unique(np.concatenate(codes), return_counts=True)
-    values = values[counts >= SKETCH_MIN_SHARED]
+    ordered = np.concatenate(codes)
+    del codes
+    ordered.sort()  # in place: no second copy of the ~4 million codes at 50,000 pages
+    values = _repeated(ordered, SKETCH_MIN_SHARED)
     return set(zip((values // n).tolist(), (values % n).tolist()))
 
 

@@ -67,8 +67,8 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 _TOKEN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+_-"
 _TOKEN_TABLE = bytes(97 if i in _TOKEN_CHARS else 32 for i in range(256))
 _TOKEN_RUN = b"a" * MIN_ENTROPY_CHARS
-#: Each ASSIGNMENT match holds one of these (password and passwd: "passw").
-_ASSIGNMENT_WORDS = ("key", "token", "secret", "passw", "pwd")
+#: The words an ASSIGNMENT match starts with (its ``key`` group; password and passwd: "passw").
+_ASSIGNMENT_KEYS = ("key", "token", "secret", "passw", "pwd")
 
 
 def _tokens(text: str):
@@ -129,6 +129,32 @@ def high_entropy(token: str) -> bool:
     return _entropy(token) >= ENTROPY_BITS
 
 
+def _assignments(low: str):
+    """The matches of ``ASSIGNMENT.finditer(low)``, in order, tried only where
+    one of its keys starts (``str.find`` per key word): the pattern has no
+    literal prefix, so ``re`` would try it at every character (~70 MB/s). At
+    most one key matches at a position, so matching there gives what the
+    scan would, and a position inside the previous match is skipped as the
+    scan would."""
+    found = []
+    for word in _ASSIGNMENT_KEYS:
+        i = low.find(word)
+        while i >= 0:
+            found.append(i)
+            i = low.find(word, i + 1)
+    if not found:
+        return
+    found.sort()
+    end = 0
+    for i in found:
+        if i < end:
+            continue
+        m = ASSIGNMENT.match(low, i)
+        if m:
+            yield m
+            end = m.end()
+
+
 def scan_text(text: str, low: str | None = None) -> list[PatternHit]:
     """Every hit of the patterns above in ``text``, by line; one per value,
     placeholders left out; ``low`` is ``text.lower()`` when the caller has
@@ -148,7 +174,7 @@ def scan_text(text: str, low: str | None = None) -> list[PatternHit]:
     low = text.lower() if low is None else low
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    for m in ASSIGNMENT.finditer(low) if any(w in low for w in _ASSIGNMENT_WORDS) else ():
+    for m in _assignments(low):
         if m.group("key") == "key" and not _KEY_BEFORE.search(low, max(0, m.start() - 8), m.start()):
             continue  # "key: ..." in prose; only api_key, ACCESS_KEY, *_KEY
         value = text[m.start("value") : m.end("value")].strip("\"'")

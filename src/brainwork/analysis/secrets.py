@@ -106,7 +106,8 @@ def _high_entropy(run: str) -> bool:
 _SOFTLAYER_URL = re.compile(r"softlayer\.com")
 #: KeywordDetector (and the keyword forms of AWS, Cloudant, IBM and Softlayer):
 #: a denylisted word (searched in the lower-cased text) ...
-_KEYWORD = re.compile(r"key|pass|pw|secret|contrase|token")
+_KEYWORD_WORDS = ("key", "pass", "pw", "secret", "contrase", "token")
+_KEYWORD = re.compile("|".join(_KEYWORD_WORDS))
 #: ... followed by an operator and a quote (Markdown files get the
 #: KeywordDetector's quotes-required patterns, each ``<word>\w*`` then at
 #: most two closing ``]'"``, an operator and a quote: ``key: "``,
@@ -155,37 +156,119 @@ def mask(secret: str) -> str:
     return f"{secret[:keep]}…({len(secret)} chars)"
 
 
+def _keyword_spans(low: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the matches ``_KEYWORD.finditer(low)`` gives, found
+    with ``str.find`` per word: no two words match at one position, so the
+    regex's leftmost, non-overlapping matches are the occurrences in order
+    with those that start inside an earlier kept one left out."""
+    found = []
+    for word in _KEYWORD_WORDS:
+        i = low.find(word)
+        while i >= 0:
+            found.append((i, i + len(word)))
+            i = low.find(word, i + 1)
+    found.sort()
+    out = []
+    end = 0
+    for a, b in found:
+        if a >= end:
+            out.append((a, b))
+            end = b
+    return out
+
+
+def _re2_pattern(pattern: str) -> str:
+    """``pattern`` as RE2 reads it with Python ``re``'s meaning over ASCII
+    text: ``\\d`` is ``0-9`` and ``\\s`` the ASCII whitespace Python's ``\\s``
+    matches (RE2's ``\\s`` leaves out VT and the information separators)."""
+    out = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            e = pattern[i + 1]
+            if e == "d":
+                out.append("0-9" if in_class else "[0-9]")
+            elif e == "s":
+                out.append("\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f " if in_class else "[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f ]")
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class and out and out[-1] not in ("[", "[^"):
+            in_class = False
+        out.append(c)
+        if out[-2:] == ["[", "^"]:
+            out[-2:] = ["[^"]
+        i += 1
+    return "".join(out)
+
+
+#: Every gate of :data:`_GATES` and the Softlayer URL (any case) as one RE2
+#: alternation, for ASCII text: Arrow's ``match_substring_regex`` runs it
+#: over every line at once in one linear pass (~6x faster than one ``re``
+#: pass per gate). No gate matches across a line end, so a line is touched
+#: by a gate exactly when the alternation matches in it.
+_GATES_RE2 = "|".join([f"(?:{_re2_pattern(g.pattern)})" for g in _GATES] + [f"(?i:{_SOFTLAYER_URL.pattern})"])
+
+
+def _gate_starts_re2(text: str) -> set[int]:
+    """Offsets of the line starts of ASCII ``text`` whose line a gate of
+    :data:`_GATES` or the Softlayer URL (any case) touches: each line, its
+    line end included, is one string of an Arrow array built on the text's
+    bytes without copying them."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    data = text.encode("ascii")
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10) + 1
+    offsets = np.concatenate(([0], ends, [len(data)] if not len(ends) or ends[-1] != len(data) else [])).astype(np.int64)
+    lines = pa.LargeStringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(data))
+    hit = pc.match_substring_regex(lines, _GATES_RE2).to_numpy(zero_copy_only=False)
+    return set(offsets[:-1][hit].tolist())
+
+
 def _gated_starts(text: str, low: str | None = None) -> set[int]:
     """Offsets of the starts of the lines of ``text`` that some gate touches;
     ``low`` is ``text.lower()`` when the caller has it."""
-    starts: set[int] = set()
-    for gate in _GATES:
-        for m in gate.finditer(text):
-            starts.add(text.rfind("\n", 0, m.start()) + 1)
+    low = text.lower() if low is None else low
+    if text.isascii():
+        starts = _gate_starts_re2(text) if text else set()
+        softlayer = None  # searched with the gates
+    else:
+        starts = set()
+        for gate in _GATES:
+            for m in gate.finditer(text):
+                starts.add(text.rfind("\n", 0, m.start()) + 1)
+        softlayer = _SOFTLAYER_URL
     if "'" in text or '"' in text:
         for m in _QUOTED_RUN.finditer(text):
             if _high_entropy(m.group(2)):
                 starts.add(text.rfind("\n", 0, m.start()) + 1)
-    low = text.lower() if low is None else low
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = text
         keyword = re.compile(_KEYWORD.pattern, re.IGNORECASE)
         softlayer = re.compile(_SOFTLAYER_URL.pattern, re.IGNORECASE)
+        spans = [m.span() for m in keyword.finditer(low)]
     else:
-        keyword, softlayer = _KEYWORD, _SOFTLAYER_URL
-    for m in softlayer.finditer(low):  # SoftlayerDetector (URL form, any case)
+        spans = _keyword_spans(low)
+    for m in softlayer.finditer(low) if softlayer is not None else ():  # SoftlayerDetector (URL form, any case)
         starts.add(text.rfind("\n", 0, m.start()) + 1)
-    for m in keyword.finditer(low):
-        a = text.rfind("\n", 0, m.start()) + 1
+    for ks, ke in spans:
+        a = text.rfind("\n", 0, ks) + 1
         if a in starts:
             continue
-        b = text.find("\n", m.end())
+        b = text.find("\n", ke)
         b = len(text) if b < 0 else b
         if (
-            _KEYWORD_ASSIGN.match(text, m.end(), b)
-            or _KEYWORD_AFTER.search(text, m.end(), b)
-            or _KEYWORD_VALUE.match(text, m.end(), b)
-            or _KEYWORD_COMPARED.search(text, a, m.start())
+            _KEYWORD_ASSIGN.match(text, ke, b)
+            or _KEYWORD_AFTER.search(text, ke, b)
+            or _KEYWORD_VALUE.match(text, ke, b)
+            or _KEYWORD_COMPARED.search(text, a, ks)
         ):
             starts.add(a)
     return starts
