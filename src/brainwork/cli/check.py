@@ -55,7 +55,9 @@ def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismisse
     except (UserError, click.exceptions.Exit, click.ClickException):
         raise
     except Exception:  # a bug: show it, but never let it pass for "findings remain" (exit 1)
-        traceback.print_exc()
+        # Through echo: a command served by the workbench must hand the
+        # traceback to the client, not print it over the workbench's screen.
+        echo(traceback.format_exc().rstrip("\n"), err=True)
         sys.exit(2)
     if fmt == "json":
         rows = []
