@@ -257,6 +257,10 @@ class InboxScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
             top.border_subtitle = self._phase
         elif self.marks:
             top.border_subtitle = f"{len(self.marks)} marked: d dismisses · l links them all · esc unmarks"
+        elif can_confirm(self.highlighted_item):
+            # y is left out of the footer (most rows cannot be confirmed) and
+            # the detail's line about it is below the fold on a short screen.
+            top.border_subtitle = "y confirm · d dismiss · enter task · space mark · c consolidate · a open/all"
         else:
             top.border_subtitle = "space mark · d dismiss · l link to rule · enter task · c consolidate · a open/all"
 
@@ -280,6 +284,7 @@ class InboxScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
     @on(DataTable.RowHighlighted, "#inbox-table")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_item(self.highlighted_item)
+        self._update_title()
         self.refresh_bindings()
 
     @on(DataTable.RowSelected, "#inbox-table")
