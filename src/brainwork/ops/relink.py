@@ -144,6 +144,72 @@ class VaultLinks:
             titles[pid] = extra
         return Resolver(pages, attachments, titles)
 
+    def renamed(self, before: Resolver, pid: str, new_id: str, names: list[str]) -> Resolver:
+        """``self.resolver(rename={pid: new_id}, names={new_id: names})``,
+        derived from ``before`` (``self.resolver()``) by changing the
+        entries of page ``pid`` alone: the same lookups, for the cost of
+        copying three dicts (building a resolver over 50,000 pages costs
+        ~0.2 s CPU). The caller has refused a ``new_id`` that another file's
+        id equals after normalisation."""
+        after = Resolver(())
+        after.by_path, after.by_base, after.by_name = dict(before.by_path), dict(before.by_base), dict(before.by_name)
+        if new_id != pid:
+            key = norm(pid)
+            base = key.rsplit("/", 1)[-1]
+            left = [c for c in after.by_base.get(base, ()) if c != pid]
+            if left:
+                after.by_base[base] = left
+            else:
+                after.by_base.pop(base, None)
+            if after.by_path.get(key) == pid:
+                # As a rebuild would: the last page in order holding the
+                # same normalised id, else the first attachment.
+                holders = [c for c in left if norm(c) == key]
+                pages = [c for c in self.state if c in holders and self.is_page(c)]
+                others = [c for c in self.state if c in holders and not self.is_page(c)]
+                if pages or others:
+                    after.by_path[key] = pages[-1] if pages else others[0]
+                else:
+                    del after.by_path[key]
+            new_key = norm(new_id)
+            after.by_path[new_key] = new_id
+            new_base = new_key.rsplit("/", 1)[-1]
+            after.by_base[new_base] = [*after.by_base.get(new_base, ()), new_id]
+        for name in self.names(pid):
+            if name:
+                k = norm(name)
+                left = [c for c in after.by_name.get(k, ()) if c != pid]
+                if left:
+                    after.by_name[k] = left
+                else:
+                    after.by_name.pop(k, None)
+        for name in names:
+            if name:
+                k = norm(name)
+                after.by_name[k] = [*after.by_name.get(k, ()), new_id]
+        return after
+
+    def find_page(self, store: Store, before: Resolver, name: str) -> str:
+        """:func:`brainwork.store.graph.find_page` (pages only) answered
+        from this snapshot and ``before`` (``self.resolver()``) where that
+        gives the same page, which saves reading every name again and
+        building a second resolver over all pages; otherwise (no page, an
+        attachment, or several pages whose ids differ only in case, which
+        that function orders by id) it asks the store.
+
+        Raises:
+            PageNotFound: as :func:`brainwork.store.graph.find_page`.
+        """
+        if self.is_page(name):
+            return name
+        hit = before.resolve(name).page
+        if hit is not None and self.is_page(hit):
+            key = norm(hit)
+            same = [c for c in before.by_base.get(key.rsplit("/", 1)[-1], ()) if norm(c) == key]
+            if len(same) == 1:
+                return hit
+        return graph.find_page(store, name)
+
 
 # -- one link's target text -------------------------------------------------------
 @dataclass(frozen=True)

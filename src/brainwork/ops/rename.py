@@ -33,7 +33,6 @@ from brainwork.ops.journal import FileChange
 from brainwork.ops.operation import Operation
 from brainwork.ops.relink import ENCODING_ERRORS, BAD_TARGET_CHARS, LinkEdit, LinkNote, VaultLinks, plan_relink, verify, watch_for
 from brainwork.store import Store
-from brainwork.store import graph
 from brainwork.vault.edit import EditError, add_to_list_field, frontmatter_fields, set_field
 from brainwork.vault.parse import page_id, parse_text
 from brainwork.vault.resolve import norm
@@ -165,8 +164,9 @@ def plan_rename(
         raise UserError("give a new title or a new path")
     if refresh:
         sync(config, store)
-    pid = graph.find_page(store, page)
     vl = VaultLinks.load(store)
+    before = vl.resolver()
+    pid = vl.find_page(store, before, page)
     row = vl.state.get(pid)
     if row is None or row["kind"] != "page":
         raise UserError(f"{page!r} is an attachment, not a page; only pages can be renamed")
@@ -186,7 +186,8 @@ def plan_rename(
     if moved:
         if norm(path) != norm(old_path) and vault_file(config.vault, path).exists():
             raise UserError(f"{path} already exists; choose another name")
-        clash = [p for p in vl.state if norm(p) == norm(new_id) and p != pid]
+        key = norm(new_id)
+        clash = [p for p in before.by_base.get(key.rsplit("/", 1)[-1], ()) if norm(p) == key and p != pid]
         if clash:
             raise UserError(f"{path} would clash with {vl.state[clash[0]]['path']}; choose another name")
     settings = config.rename
@@ -214,8 +215,7 @@ def plan_rename(
     names_after += new_aliases
     typed = new_title.strip() if new_title is not None else None
 
-    before = vl.resolver()
-    after = vl.resolver(rename={pid: new_id}, names={new_id: names_after})
+    after = vl.renamed(before, pid, new_id, names_after)
     plan = plan_relink(
         config, vl, before, after,
         redirect={pid: new_id}, moved={pid: new_id} if moved else {},

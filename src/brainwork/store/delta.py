@@ -37,21 +37,23 @@ def file_edges(store: Store, files: list[str]) -> dict[tuple[str, str], list[dic
     ``{(table, "Page"|"Missing"): [row]}``, rows keyed ``from``, ``to`` and
     :data:`EDGE_PROPS`. Labelled endpoints on purpose (see apply_delta).
 
-    One scan of each table for ``r.file IN $files``, however few the files:
-    ~0.12 s CPU at 50,000 pages, against ~0.05 s for primary-key lookups
-    through each file's node (``a.id = $f AND r.file = $f``), but that keyed
-    read once crashed Kùzu 0.11.3 (SIGSEGV) after many partial syncs on one
-    store, and a sync that rewrites edges pays seconds for the COPY anyway."""
+    One scan of each table, joined to ``UNWIND $files`` on ``r.file`` (a
+    hash join: for 1,000 files at 50,000 pages the largest table is read in
+    0.10 s CPU, where ``r.file IN $files`` took 0.30 s). Not primary-key
+    lookups through each file's node (``a.id = $f AND r.file = $f``): that
+    keyed read once crashed Kùzu 0.11.3 (SIGSEGV) after many partial syncs
+    on one store."""
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
     if not files:
         return out
+    unique = sorted(set(files))  # one row per edge: the join repeats a file's rows per mention
     props = ", ".join(f"r.{c} AS {c}" for c in EDGE_PROPS)
     for table in EDGE_TABLES:
         for node in ("Page", "Missing"):
             rows = store.rows(
-                f"MATCH (a:Page)-[r:{table}]->(b:{node}) WHERE r.file IN $files "
+                f"UNWIND $files AS f MATCH (a:Page)-[r:{table}]->(b:{node}) WHERE r.file = f "
                 f"RETURN a.id AS `from`, b.id AS `to`, {props}",
-                {"files": files},
+                {"files": unique},
             )
             if rows:
                 out[(table, node)] = rows
