@@ -31,16 +31,32 @@ LINK_SCHEME = "brainwork:"
 #: widget per block). The full page is one keypress away in an editor.
 PREVIEW_BODY_CHARS = 12_000
 
+#: Characters of one frontmatter value shown in the field list; longer ones
+#: are cut with their length. A capture may write a field of megabytes (a
+#: pasted log as ``wrong``), and wrapping 5 MB in the header kept the
+#: workbench busy for minutes at each keypress.
+PREVIEW_FIELD_CHARS = 1_000
+
 #: Frontmatter keys not repeated in the field list (shown in the header).
 _HEADER_KEYS = {"title", "type"}
 
 
 def _value(value: object) -> str:
+    """One field's value as shown, at most :data:`PREVIEW_FIELD_CHARS`
+    characters (then "… (N characters)")."""
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {v}" for k, v in value.items())
-    return str(value)
+        text = ", ".join(str(v) for v in value)
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k}: {v}" for k, v in value.items())
+    else:
+        text = str(value)
+    return _cut(text)
+
+
+def _cut(text: str) -> str:
+    if len(text) > PREVIEW_FIELD_CHARS:
+        return f"{text[:PREVIEW_FIELD_CHARS]}… ({len(text):,} characters)"
+    return text
 
 
 def reading_view(body: str) -> str:
@@ -63,7 +79,7 @@ def reading_view(body: str) -> str:
 def header_content(page: StoredPage) -> Content:
     """Title, type and id, then one ``key: value`` line per frontmatter field."""
     lines = [
-        Content.from_markup("[b]$title[/b]", title=shown(page.title or page.id)),
+        Content.from_markup("[b]$title[/b]", title=shown(_cut(page.title or page.id))),
         Content.from_markup(
             "[$accent]$type[/]  [$text-muted]$id[/]", type=page.type or "untyped", id=shown(page.id)
         ),
