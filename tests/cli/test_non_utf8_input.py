@@ -51,3 +51,17 @@ def test_a_json_record_that_is_not_utf8_names_its_line_and_column(make_vault, tm
     r = _run(*base, "--json", str(record))
     assert r.exit_code == 0, r.output
     assert len(_pages(vault)) == len(before) + 1
+
+
+def test_a_json_escape_of_a_lone_surrogate_is_one_line(make_vault, tmp_path) -> None:
+    vault = make_vault(VAULT)
+    before = _pages(vault)
+    base = ["capture", "correction", "--vault", str(vault), "--store", str(tmp_path / "s"), "--json", "-"]
+    r = _run(*base, input='{"task": "tasks/renew", "wrong": "half \\ud800 a pair", "correct": "c", "why": "w"}')
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "stdin: 'wrong' is not UTF-8 text (lone surrogate U+D800 at character 6, from a \\u escape)" in r.output
+    assert _pages(vault) == before
+    # a whole pair is one character, written as such
+    r = _run(*base, input='{"task": "tasks/renew", "wrong": "smile \\ud83d\\ude00", "correct": "c", "why": "w"}')
+    assert r.exit_code == 0, r.output
+    assert any("\U0001f600" in p.read_text(encoding="utf-8") for p in vault.rglob("*.md"))

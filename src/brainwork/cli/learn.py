@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import Iterator
 
 import click
 
-from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
+from brainwork.cli.common import echo, echo_json, not_utf8, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
@@ -44,9 +45,27 @@ def _read_json(source: str) -> dict:
         data = json.loads(text)
     except ValueError as exc:
         raise UserError(f"{name}: not valid JSON: {exc}") from None
+    # A "\ud800" escape decodes to a lone surrogate, which no page can hold.
+    for key, value in _strings(data):
+        problem = not_utf8(value)
+        if problem:
+            raise UserError(f"{name}: {key!r} is not UTF-8 text ({problem}, from a \\u escape); nothing was written")
     if not isinstance(data, dict):
         raise UserError("--json must hold one JSON object")
     return data
+
+
+def _strings(data, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every text in a JSON value with the key it is under (keys included)."""
+    if isinstance(data, str):
+        yield key, data
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield k, k
+            yield from _strings(v, k)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _strings(v, key)
 
 
 def _capture_command(type_: str) -> click.Command:
