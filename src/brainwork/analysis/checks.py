@@ -13,12 +13,12 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from rapidfuzz import fuzz, process, utils
 
-from brainwork.analysis.duplicates import DupDoc, find_duplicates
+from brainwork.analysis.duplicates import find_duplicates_streamed
 from brainwork.analysis.finding import (
     AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, Finding, OrphanEvidence,
     OversizeEvidence, ParseErrorEvidence, SecretEvidence, SplitPoint, StubEvidence, Suggestion, UntypedEvidence,
@@ -30,7 +30,8 @@ from brainwork.config import Config
 from brainwork.model import ParseError
 from brainwork.store import Store
 from brainwork.store import checks_read, graph, quality, vectors
-from brainwork.store.quality import LinkRow, PageColumns
+from brainwork.store.checks_read import PageHeads
+from brainwork.store.quality import LinkRow
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
 from brainwork.vault.resolve import Resolver, norm
@@ -49,17 +50,23 @@ class Context:
         self.t = config.thresholds
 
     @cached_property
-    def pages(self) -> PageColumns:
-        """Columns of every Markdown page (those of
-        :func:`brainwork.store.quality.page_columns`), the bodies read in
-        chunks (:mod:`brainwork.store.checks_read`): one read of every page
-        with its body holds ~270 MB more of Kùzu's memory at 50,000 pages."""
-        heads = checks_read.page_heads(self.store)
-        body: list[str] = []
-        for part in checks_read.body_chunks(self.store, heads.id):
-            body.extend(part)
-        return PageColumns(id=heads.id, path=heads.path, title=heads.title, type=heads.type, aliases=heads.aliases,
-                           body=body, body_line=heads.body_line, size=heads.size)
+    def pages(self) -> PageHeads:
+        """Columns of every Markdown page but the bodies (see
+        :func:`brainwork.store.checks_read.page_heads`); the bodies are read
+        when a check needs them (:meth:`bodies`, :meth:`bodies_of`), so they
+        are never all held at once: at 50,000 pages one read of every page
+        with its body held ~270 MB (Kùzu's memory and the strings)."""
+        return checks_read.page_heads(self.store)
+
+    def bodies(self) -> Iterator[str]:
+        """Every page's body (Markdown after the frontmatter, ``''`` when
+        empty), in the order of :attr:`pages`, read a chunk at a time."""
+        for part in checks_read.body_chunks(self.store, self.pages.id):
+            yield from part
+
+    def bodies_of(self, rows: Iterable[int]) -> dict[int, str]:
+        """``{row: body}`` for the given rows of :attr:`pages`."""
+        return checks_read.bodies_of(self.store, self.pages.id, set(rows))
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -330,10 +337,11 @@ def _record_text_chars(fields: dict | None, keys: list[str], limit: int) -> int:
 def stub(ctx: Context) -> list[Finding]:
     limit = ctx.t.stub_chars
     short: list[tuple[int, int]] = []  # (row, body characters) of the pages short of the limit
-    for i, pid in enumerate(ctx.pages.id):
-        if pid in ctx.broken:
+    broken = ctx.broken
+    for i, (pid, body) in enumerate(zip(ctx.pages.id, ctx.bodies())):
+        if pid in broken:
             continue
-        n = visible_chars(ctx.pages.body[i], at_least=limit)
+        n = visible_chars(body, at_least=limit)
         if n < limit:
             short.append((i, n))
     # The fields of the short records, read in one query (one query per page
@@ -355,17 +363,24 @@ def stub(ctx: Context) -> list[Finding]:
     return out
 
 
-def _title_line(ctx: Context, pid: str) -> int:
-    line = ctx.key_line(pid, "title")
-    if line:
-        return line
-    i = ctx.row(pid)
-    body = ctx.pages.body[i]
-    if "#" in body:
-        m = _H1.search(mask_non_links(body))
-        if m:
-            return (ctx.pages.body_line[i] or 1) + body.count("\n", 0, m.start())
-    return 1
+def _title_lines(ctx: Context, pids: list[str]) -> list[int]:
+    """The line of each page's title: its frontmatter ``title:`` key, else
+    its first ``# `` heading, else 1 (the bodies read only for the pages
+    without the key)."""
+    lines = [ctx.key_line(pid, "title") for pid in pids]
+    bodies = ctx.bodies_of(ctx.row(pid) for pid, line in zip(pids, lines) if not line)
+    out = []
+    for pid, line in zip(pids, lines):
+        if not line:
+            i = ctx.row(pid)
+            body = bodies[i]
+            line = 1
+            if "#" in body:
+                m = _H1.search(mask_non_links(body))
+                if m:
+                    line = (ctx.pages.body_line[i] or 1) + body.count("\n", 0, m.start())
+        out.append(line)
+    return out
 
 
 def _sorted_words(text: str) -> str:
@@ -410,8 +425,9 @@ def diary_title_check(ctx: Context) -> list[Finding]:
         return []
     things = [(pid, p.title[i]) for i, pid in enumerate(p.id) if p.type[i] in THING_TYPES and p.title[i]]
     resembling = _resembling_things(ctx, [d.suggestion for _, _, d in flagged], things)
+    title_lines = _title_lines(ctx, [pid for pid, _, _ in flagged])
     out = []
-    for (pid, i, d), best in zip(flagged, resembling):
+    for (pid, i, d), best, title_line in zip(flagged, resembling, title_lines):
         resembles, similarity = None, None
         if best is not None and things[best[0]][0] != pid:
             resembles, similarity = things[best[0]][0], best[1]
@@ -424,7 +440,7 @@ def diary_title_check(ctx: Context) -> list[Finding]:
         if resembles:
             hint += f" or the existing page {resembles}"
         out.append(
-            _finding(ctx, "diary-title", pid, _title_line(ctx, pid),
+            _finding(ctx, "diary-title", pid, title_line,
                      f"title names an event ({', '.join(why)}){hint}", pid,
                      target=d.suggestion or None, score=float(d.length), other=resembles,
                      evidence=DiaryTitleEvidence(title=p.title[i], dates=list(d.dates), length=d.length,
@@ -446,13 +462,11 @@ def _embeddings(ctx: Context, ids: list[str]) -> dict[str, np.ndarray]:
 
 def duplicate(ctx: Context) -> list[Finding]:
     p = ctx.pages
-    docs = [
-        DupDoc(pid, (p.title[i] or "", *p.aliases[i], pid.rsplit("/", 1)[-1]), p.body[i])
-        for i, pid in enumerate(p.id)
-    ]
+    names = [(p.title[i] or "", *p.aliases[i], pid.rsplit("/", 1)[-1]) for i, pid in enumerate(p.id)]
     t = ctx.t
     vecs = _embeddings(ctx, p.id)
-    pairs = find_duplicates(docs, t.duplicate_similarity, t.merge_candidate_similarity, t.duplicate_name_weight, vecs)
+    pairs = find_duplicates_streamed(p.id, names, ctx.bodies(), ctx.bodies_of, t.duplicate_similarity,
+                                     t.merge_candidate_similarity, t.duplicate_name_weight, vecs)
     out = []
     for d in pairs:
         kind = "merge candidate" if d.merge else "possible duplicate"
@@ -477,12 +491,13 @@ def duplicate(ctx: Context) -> list[Finding]:
 def oversize(ctx: Context) -> list[Finding]:
     limit = ctx.t.oversize_bytes
     p = ctx.pages
+    bodies = ctx.bodies_of(i for i, size in enumerate(p.size) if (size or 0) > limit)
     out = []
     for i, pid in enumerate(p.id):
         size = p.size[i] or 0
         if size <= limit:
             continue
-        body = p.body[i]
+        body = bodies[i]
         start = p.body_line[i] or 1
         masked = mask_non_links(body)
         heads = [SplitPoint(line=start + body.count("\n", 0, m.start()), heading=m.group(1)) for m in _H2.finditer(masked)]

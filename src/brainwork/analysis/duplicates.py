@@ -22,7 +22,7 @@ import hashlib
 import re
 from itertools import combinations
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -97,6 +97,8 @@ _PAGE_BATCH = 1_024
 _COUNT_SLICE = 1 << 20
 #: Terms are counted in 2 ** (64 - _PART_SHIFT) parts of the hash range.
 _PART_SHIFT = 61
+#: Low bits of a term indexing the rare-term bitmap (1 MB).
+_BITMAP_MASK = (1 << 20) - 1
 
 
 def _page_terms(body: str, table: dict[str, int]) -> np.ndarray:
@@ -277,13 +279,19 @@ def _sketch_pairs(bodies: Iterable[str]) -> set[tuple[int, int]]:
         return set()
     # Bottom-k per page: each page's terms are ascending, so its sketch is
     # its first DUPLICATE_SKETCH rare terms.
+    # Membership in ``rare``: a bitmap of the low bits first (one gather per
+    # term), the binary search only for the terms it lets through (at
+    # 50,000 pages ~80,000 rare values in 2 ** 20 slots: ~8% false hits).
+    bitmap = np.zeros(_BITMAP_MASK + 1, dtype=bool)
+    bitmap[rare & _BITMAP_MASK] = True
     values, docs = [], []
     first_doc = 0
     for terms, lengths in zip(batches, batch_lengths):
-        at = np.searchsorted(rare, terms)
+        maybe = np.flatnonzero(bitmap[terms & _BITMAP_MASK])
+        at = np.searchsorted(rare, terms[maybe])
         np.minimum(at, len(rare) - 1, out=at)
-        kept = np.flatnonzero(rare[at] == terms)
-        del at
+        kept = maybe[rare[at] == terms[maybe]]
+        del at, maybe
         kept_docs = np.searchsorted(np.cumsum(lengths), kept, side="right")
         rank = np.arange(len(kept)) - np.searchsorted(kept_docs, kept_docs, side="left")
         chosen = rank < DUPLICATE_SKETCH
@@ -349,23 +357,38 @@ def find_duplicates(
         vectors: optional ``{page id: L2-normalised embedding}``; a pair with
             both vectors is scored ``(lexical + cosine) / 2``.
     """
+    return find_duplicates_streamed(
+        [d.id for d in docs], [d.names for d in docs], (d.body for d in docs),
+        lambda rows: {i: docs[i].body for i in rows}, threshold, merge_threshold, name_weight, vectors,
+    )
+
+
+def find_duplicates_streamed(
+    ids: Sequence[str],
+    names: Sequence[Sequence[str]],
+    bodies: Iterable[str],
+    bodies_of: Callable[[set[int]], dict[int, str]],
+    threshold: float,
+    merge_threshold: float,
+    name_weight: float = 0.4,
+    vectors: dict[str, np.ndarray] | None = None,
+) -> list[DuplicatePair]:
+    """:func:`find_duplicates` without holding every body: ``ids`` and
+    ``names`` (title, aliases, file name) per page, ``bodies`` every page's
+    body in the same order (read once, for the sketch), ``bodies_of`` the
+    bodies of the given rows (those of the candidate pairs that pass the
+    name bound, for scoring)."""
     vectors = vectors or {}
-    names = [[utils.default_process(x) for x in d.names if x] for d in docs]
+    names = [[utils.default_process(x) for x in ns if x] for ns in names]
     names = [[x for x in dict.fromkeys(ns) if x] for ns in names]
     squashed = [[_SQUASH.sub("", x) for x in ns] for ns in names]
     out: list[DuplicatePair] = []
     body_w = 1.0 - name_weight
-    body_text: dict[int, str] = {}
-
-    def text(i: int) -> str:
-        if i not in body_text:
-            body_text[i] = _body_words(docs[i].body)
-        return body_text[i]
 
     # Stage 1 (per pair, cheap): semantic score, names score, bounds.
-    todo: list[tuple[int, int, float | None, float, float]] = []  # i, j, semantic, names, body needed
-    for i, j in sorted(_sketch_pairs([d.body for d in docs]) | _name_pairs(squashed)):
-        va, vb = vectors.get(docs[i].id), vectors.get(docs[j].id)
+    named: list[tuple[int, int, float | None, float, float]] = []  # i, j, semantic, names, lexical needed
+    for i, j in sorted(_sketch_pairs(bodies) | _name_pairs(squashed)):
+        va, vb = vectors.get(ids[i]), vectors.get(ids[j])
         semantic = float(np.dot(va, vb)) if va is not None and vb is not None else None
         # Smallest lexical score that can still reach the threshold.
         need = threshold if semantic is None else 2 * threshold - semantic
@@ -374,8 +397,17 @@ def find_duplicates(
         name_score = max((fuzz.ratio(x, y) for x in names[i] for y in names[j]), default=0.0) / 100
         if name_weight * name_score + body_w < need:
             continue
-        ta, tb = text(i), text(j)
-        la, lb = len(ta), len(tb)
+        named.append((i, j, semantic, name_score, need))
+    if not named:
+        return []
+    # The words of each page still in a pair, sorted once per page:
+    # token-sort ratio is the plain ratio of the sorted words, so cpdist
+    # need not sort both sides of every pair again.
+    body_text = {i: " ".join(sorted(_body_words(b).split(" ")))
+                 for i, b in bodies_of({k for t in named for k in t[:2]}).items()}
+    todo: list[tuple[int, int, float | None, float, float]] = []  # i, j, semantic, names, body needed
+    for i, j, semantic, name_score, need in named:
+        la, lb = len(body_text[i]), len(body_text[j])
         if la + lb and body_w * (2 * min(la, lb) / (la + lb)) + name_weight * name_score < need:
             continue
         body_needed = max(0.0, (need - name_weight * name_score) / body_w) if body_w > 0 else 0.0
@@ -385,15 +417,14 @@ def find_duplicates(
     # Stage 2 (all pairs at once, in C on every core): body scores. Below the
     # smallest needed score rapidfuzz answers 0, and such a pair fails anyway.
     cutoff = min(t[4] for t in todo) * 100 - 1e-9
-    bodies = process.cpdist([text(t[0]) for t in todo], [text(t[1]) for t in todo], scorer=fuzz.token_sort_ratio,
+    scores = process.cpdist([body_text[t[0]] for t in todo], [body_text[t[1]] for t in todo], scorer=fuzz.ratio,
                             processor=None, score_cutoff=max(0.0, cutoff), workers=-1)
-    for (i, j, semantic, name_score, _), body in zip(todo, bodies):
-        a, b = docs[i], docs[j]
+    for (i, j, semantic, name_score, _), body in zip(todo, scores):
         body_score = 1.0 if not body_text[i] and not body_text[j] else float(body) / 100
         lexical = name_weight * name_score + body_w * body_score
         score = lexical if semantic is None else (lexical + semantic) / 2
         if score >= threshold:
-            x, y = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+            x, y = (ids[i], ids[j]) if ids[i] < ids[j] else (ids[j], ids[i])
             out.append(
                 DuplicatePair(x, y, round(score, 4), round(lexical, 4), round(name_score, 4), round(body_score, 4),
                               None if semantic is None else round(semantic, 4), score >= merge_threshold)

@@ -76,6 +76,8 @@ _GATES: tuple[re.Pattern, ...] = tuple(
 #: quote that closes one run may open the next: a superset of the plugins'
 #: own matches.
 _QUOTED_RUN = re.compile(r"""(['"])([A-Za-z0-9+/\\_=-]{9,})(?=\1)""")
+#: A superset of :data:`_QUOTED_RUN`'s matches RE2 can run (either quote closes).
+_QUOTED_RUN_RE2 = r"""['"][A-Za-z0-9+/\\_=-]{9,}['"]"""
 _HEX = frozenset("0123456789abcdefABCDEF")
 #: The plugins' default entropy limits (bits per character), lowered by a
 #: rounding margin: the gate must never be stricter than the plugin.
@@ -215,29 +217,46 @@ def _re2_pattern(pattern: str) -> str:
 _GATES_RE2 = "|".join([f"(?:{_re2_pattern(g.pattern)})" for g in _GATES] + [f"(?i:{_SOFTLAYER_URL.pattern})"])
 
 
-def _gate_starts_re2(text: str) -> set[int]:
-    """Offsets of the line starts of ASCII ``text`` whose line a gate of
-    :data:`_GATES` or the Softlayer URL (any case) touches: each line, its
-    line end included, is one string of an Arrow array built on the text's
-    bytes without copying them."""
+def _ascii_gates(text: str, low: str) -> tuple[set[int], list[tuple[int, int]]]:
+    """For ASCII ``text`` (``low`` lower-cased): the offsets of the line
+    starts whose line a gate of :data:`_GATES` or the Softlayer URL (any
+    case) touches, and the ``(start, end)`` of every ``_KEYWORD`` match in
+    ``low``. Each line, its line end included, is one string of an Arrow
+    array built on the text's bytes without copying them; RE2 picks the
+    gated lines and the lines holding a keyword in one linear pass each, and
+    ``re`` looks for the keywords in those lines only (no keyword spans a
+    line end, so the matches are those of one scan of ``low``)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     data = text.encode("ascii")
     ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10) + 1
-    offsets = np.concatenate(([0], ends, [len(data)] if not len(ends) or ends[-1] != len(data) else [])).astype(np.int64)
+    tail = [len(data)] if not len(ends) or ends[-1] != len(data) else []
+    offsets = np.concatenate(([0], ends, tail)).astype(np.int64)
     lines = pa.LargeStringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(data))
     hit = pc.match_substring_regex(lines, _GATES_RE2).to_numpy(zero_copy_only=False)
-    return set(offsets[:-1][hit].tolist())
+    starts = set(offsets[:-1][hit].tolist())
+    # _QUOTED_RUN needs a backreference, which RE2 lacks: RE2 picks the lines
+    # with a quoted run closed by either quote (a superset), ``re`` scans them.
+    quoted = np.flatnonzero(pc.match_substring_regex(lines, _QUOTED_RUN_RE2).to_numpy(zero_copy_only=False))
+    for a, b in zip(offsets[quoted].tolist(), offsets[quoted + 1].tolist()):
+        for m in _QUOTED_RUN.finditer(text, a, b):
+            if _high_entropy(m.group(2)):
+                starts.add(a)
+    keyed = np.flatnonzero(pc.match_substring_regex(lines, _KEYWORD.pattern, ignore_case=True).to_numpy(zero_copy_only=False))
+    spans = [m.span() for a, b in zip(offsets[keyed].tolist(), offsets[keyed + 1].tolist())
+             for m in _KEYWORD.finditer(low, a, b)]
+    return starts, spans
 
 
 def _gated_starts(text: str, low: str | None = None) -> set[int]:
     """Offsets of the starts of the lines of ``text`` that some gate touches;
     ``low`` is ``text.lower()`` when the caller has it."""
     low = text.lower() if low is None else low
+    spans = None
     if text.isascii():
-        starts = _gate_starts_re2(text) if text else set()
+        starts, spans = _ascii_gates(text, low) if text else (set(), [])
         softlayer = None  # searched with the gates
     else:
         starts = set()
@@ -245,7 +264,7 @@ def _gated_starts(text: str, low: str | None = None) -> set[int]:
             for m in gate.finditer(text):
                 starts.add(text.rfind("\n", 0, m.start()) + 1)
         softlayer = _SOFTLAYER_URL
-    if "'" in text or '"' in text:
+    if spans is None and ("'" in text or '"' in text):  # not ASCII: _ascii_gates did it
         for m in _QUOTED_RUN.finditer(text):
             if _high_entropy(m.group(2)):
                 starts.add(text.rfind("\n", 0, m.start()) + 1)
@@ -254,7 +273,7 @@ def _gated_starts(text: str, low: str | None = None) -> set[int]:
         keyword = re.compile(_KEYWORD.pattern, re.IGNORECASE)
         softlayer = re.compile(_SOFTLAYER_URL.pattern, re.IGNORECASE)
         spans = [m.span() for m in keyword.finditer(low)]
-    else:
+    elif spans is None:
         spans = _keyword_spans(low)
     for m in softlayer.finditer(low) if softlayer is not None else ():  # SoftlayerDetector (URL form, any case)
         starts.add(text.rfind("\n", 0, m.start()) + 1)

@@ -16,6 +16,7 @@ repeated texts shared (:func:`link_rows`). Everything goes through the public
 from __future__ import annotations
 
 import json
+from itertools import repeat
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -153,6 +154,6 @@ def link_rows(store: Store) -> list[LinkRow]:
             src, dst, file, place, target = (_shared_texts(arrow.column(c), canon) for c in ("src", "dst", "file", "place", "target"))
             line, ambiguous = arrow.column("line").to_pylist(), arrow.column("ambiguous").to_pylist()
             del arrow
-            out.extend(LinkRow(table, s, d, dead, f, n, p, t, bool(a))
-                       for s, d, f, n, p, t, a in zip(src, dst, file, line, place, target, ambiguous))
+            out.extend(map(LinkRow, repeat(table), src, dst, repeat(dead), file, line, place, target,
+                           map(bool, ambiguous)))
     return out
