@@ -55,6 +55,11 @@ FIGURES_PENDING = "figures_pending"
 GROUPS = (("candidate", "Candidates"), ("active", "Active"), ("retired", "Retired"), ("rejected", "Rejected"))
 
 
+#: Width of the labels beside a rule's text (Why, Applies to, Replaced by,
+#: ...): the longest one whole.
+META_LABEL_WIDTH = len("Replaced by")
+
+
 @dataclass
 class RulesView:
     """Everything the pane shows, read in one worker.
@@ -655,7 +660,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
 
     def _meta(self, rule: dict) -> Table:
         table = Table.grid(padding=(0, 2))
-        table.add_column(width=10, no_wrap=True, style="bold")
+        table.add_column(width=META_LABEL_WIDTH, no_wrap=True, style="bold")
         table.add_column()
         if rule.get("why"):
             table.add_row("Why", Text(rule["why"]))
