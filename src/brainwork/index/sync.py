@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import posixpath
 import time
 from contextlib import contextmanager
@@ -54,7 +55,7 @@ def sync(
     the write, so two syncs in one process (a workbench worker and an
     operation) cannot both insert the same new page.
     """
-    with store.exclusive(), _collector_paused():
+    with store.exclusive(), store.one_thread(), _collector_paused():
         return _sync(config, store, progress, force, counts)
 
 
@@ -117,6 +118,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     touched: list[tuple[str, int]] = []
     delete_ids: list[str] = []
     max_bytes = config.thresholds.max_file_bytes
+    root = os.fspath(config.vault)
     tick = 0  # progress is reported at every 500th file, in path order
     for i in todo:
         while progress and tick <= i:
@@ -148,7 +150,8 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
                 big = oversize_page(f.rel, config.vault / f.rel, f.size, f.mtime_ns, max_bytes)
                 data = b""
             else:
-                data = (config.vault / f.rel).read_bytes()
+                with open(os.path.join(root, f.rel), "rb") as fh:  # not pathlib: ~10 µs less a file
+                    data = fh.read()
         except OSError as exc:
             data, big = b"", None
             read_error = ParseError(f.rel, 0, f"cannot read: {exc.strerror or exc}")

@@ -367,6 +367,13 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
         found.append(link(start, end, target, label, heading, embed, "wikilink"))
     if "](" in masked:
         for m in _MDLINK_SCAN.finditer(masked):
+            # The destination first: most candidates are web links, skipped
+            # whatever else holds (every test here only skips).
+            dest = body[m.start(2) : m.end(2)]
+            if dest.startswith("<") and dest.endswith(">"):
+                dest = dest[1:-1]
+            if not dest or dest.startswith("#") or dest.startswith("//") or _SCHEME.match(dest):
+                continue
             start = m.start()
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
@@ -375,11 +382,6 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
                 k = bisect_right(wiki_spans, (start, len(masked) + 1)) - 1  # the last one starting at or before
                 if k >= 0 and start < wiki_spans[k][1]:
                     continue
-            dest = body[m.start(2) : m.end(2)]
-            if dest.startswith("<") and dest.endswith(">"):
-                dest = dest[1:-1]
-            if not dest or dest.startswith("#") or dest.startswith("//") or _SCHEME.match(dest):
-                continue
             heading = None
             if "#" in dest:
                 dest, heading = dest.split("#", 1)
