@@ -260,9 +260,10 @@ class InboxScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         elif can_confirm(self.highlighted_item):
             # y is left out of the footer (most rows cannot be confirmed) and
             # the detail's line about it is below the fold on a short screen.
-            top.border_subtitle = "y confirm · d dismiss · enter task · space mark · c consolidate · a open/all"
+            top.border_subtitle = "y confirm · d dismiss · enter task · c consolidate · a open/all"
         else:
-            top.border_subtitle = "space mark · d dismiss · l link to rule · enter task · c consolidate · a open/all"
+            # Short enough for the border of an 80-column terminal (the footer names each key in full).
+            top.border_subtitle = "space mark · d dismiss · l link · enter task · c consolidate · a open/all"
 
     # -- the highlighted correction -------------------------------------------------
     @property
