@@ -28,6 +28,12 @@ LINES = [
     "-----BEGIN RSA PRIVATE KEY-----",
     "",
     "contrasena: abc; my_secret = x",
+    'my_key: "x" and Token => `y`',
+    '"abc" == password and x !== my_secret',
+    'private_key "abc"; cloudant_password = 0123456789abcdef0123456789abcdef',
+    'aws_secret_access_key = "wJalrXUtnFEMIK7MDENGbPxRfiCYzzzzzzzzzzzz"',
+    "KEY=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 pw\t:: abcdefghijklmnopqrstuvwx",
+    "the key to it, passing tokens around: no value here",
 ]
 
 

@@ -217,15 +217,29 @@ def _re2_pattern(pattern: str) -> str:
 _GATES_RE2 = "|".join([f"(?:{_re2_pattern(g.pattern)})" for g in _GATES] + [f"(?i:{_SOFTLAYER_URL.pattern})"])
 
 
+#: The lines a keyword can gate, for RE2 over ASCII text: a superset of the
+#: keyword rules above, each reduced to what it cannot do without: a
+#: keyword (any case) then, later on its line, ``:`` or ``=`` and a quote
+#: (_KEYWORD_ASSIGN), a run of 24 value characters (_KEYWORD_VALUE, and
+#: _KEYWORD_AFTER's quoted run), or a quote and ``;`` (_KEYWORD_AFTER); or
+#: two of ``!=`` earlier on the line (_KEYWORD_COMPARED).
+_KEYWORD_ANY = "(?i:" + "|".join(_KEYWORD_WORDS) + ")"
+_KEYWORD_LINE_RE2 = (
+    _KEYWORD_ANY + r""".*(?:[:=].*['"`]|[a-zA-Z0-9_\-+/]{24}|['"`];)|[!=]{2}.*""" + _KEYWORD_ANY
+)
+
+
 def _ascii_gates(text: str, low: str) -> tuple[set[int], list[tuple[int, int]]]:
     """For ASCII ``text`` (``low`` lower-cased): the offsets of the line
     starts whose line a gate of :data:`_GATES` or the Softlayer URL (any
     case) touches, and the ``(start, end)`` of every ``_KEYWORD`` match in
     ``low``. Each line, its line end included, is one string of an Arrow
     array built on the text's bytes without copying them; RE2 picks the
-    gated lines and the lines holding a keyword in one linear pass each, and
-    ``re`` looks for the keywords in those lines only (no keyword spans a
-    line end, so the matches are those of one scan of ``low``)."""
+    gated lines and the lines a keyword may gate (:data:`_KEYWORD_LINE_RE2`)
+    in one linear pass each, and ``re`` looks for the keywords in those
+    lines only (no keyword spans a line end, so in those lines the matches
+    are those of one scan of ``low``; the keywords of the other lines gate
+    nothing)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -244,7 +258,7 @@ def _ascii_gates(text: str, low: str) -> tuple[set[int], list[tuple[int, int]]]:
         for m in _QUOTED_RUN.finditer(text, a, b):
             if _high_entropy(m.group(2)):
                 starts.add(a)
-    keyed = np.flatnonzero(pc.match_substring_regex(lines, _KEYWORD.pattern, ignore_case=True).to_numpy(zero_copy_only=False))
+    keyed = np.flatnonzero(pc.match_substring_regex(lines, _KEYWORD_LINE_RE2).to_numpy(zero_copy_only=False))
     spans = [m.span() for a, b in zip(offsets[keyed].tolist(), offsets[keyed + 1].tolist())
              for m in _KEYWORD.finditer(low, a, b)]
     return starts, spans
