@@ -84,6 +84,8 @@ async def test_neighbourhood_keeps_room_in_an_80_column_terminal(sample_config, 
         left = screen.query_one("#graph-left").outer_size.width
         centre = screen.query_one("#graph-centre").outer_size.width
         assert centre >= 22 and left == 32, (left, centre)
+        title = screen.query_one("#graph-centre").border_title
+        assert "linked" in title and len(title) + 4 <= centre, (title, centre)
     app = BrainworkApp(sample_config)
     async with app.run_test(size=(140, 45)) as pilot:  # wide terminals widen the list and the neighbourhood
         await settle(pilot)
@@ -120,3 +122,13 @@ async def test_status_bar_says_not_indexed_then_counts(make_vault, settle) -> No
             await settle(pilot)
             assert str(label.render()).startswith(expected), seen[-3:]
             assert not any(s.startswith("0 pages") for s in seen if files), seen
+
+
+def test_title_fits_a_narrow_panel() -> None:
+    """At 80 columns the centre panel is narrow: the title keeps its count by
+    dropping the words before it, never by cutting the count off."""
+    rows = [graph.Neighbour("related", "out", i, i, None, False, 1, None, 1) for i in ("a", "b")]
+    assert neighbourhood_title(rows, 1, width=60) == "Neighbourhood · 1 hop · 2 linked"
+    assert neighbourhood_title(rows, 1, width=20) == "1 hop · 2 linked"
+    assert neighbourhood_title(rows, 1, width=12) == "2 linked"
+    assert neighbourhood_title(rows, 1, width=5) == "2 linked"

@@ -68,15 +68,25 @@ def start_page(pages: list[PageRow]) -> str | None:
     return pages[0].id if pages else None
 
 
-def neighbourhood_title(rows: list[Neighbour], hops: int) -> str:
+def neighbourhood_title(rows: list[Neighbour], hops: int, width: int | None = None) -> str:
     """The centre panel's title: hops and how many pages the tree shows
     around the centre: "16 linked" at 1 hop, "56 pages" (both hops) at 2
     (the 2-hop view said "16 linked", the 1-hop figure, while showing dozens
-    more pages). Short enough for the panel at 120 columns."""
+    more pages).
+
+    ``width`` is the panel's width in cells: the title drops its words from
+    the front until it fits inside the border (corners and a space each
+    side take 4 cells), so at 80 columns the count stays readable instead
+    of Textual cutting the end ("Neighbourhood · 1…")."""
     pages = {r.id for r in rows if r.hop <= hops}
     if hops > 1:
-        return f"Neighbourhood · {hops} hops · {len(pages)} page{'s' if len(pages) != 1 else ''}"
-    return f"Neighbourhood · 1 hop · {len(pages)} linked"
+        forms = [f"{hops} hops · {len(pages)} page{'s' if len(pages) != 1 else ''}"]
+    else:
+        forms = [f"1 hop · {len(pages)} linked"]
+    forms = [f"Neighbourhood · {forms[0]}", forms[0], forms[0].split(" · ", 1)[1]]
+    if width is None:
+        return forms[0]
+    return next((f for f in forms if len(f) + 4 <= width), forms[-1])
 
 
 def filter_pages(pages: list[PageRow], type_: str | None, text: str) -> list[PageRow]:
@@ -447,12 +457,14 @@ class GraphScreen(PreviewReader, PaneScreen):
             share = round(100 * self.query_one("#graph-left").outer_size.width / body / LIST_SHARE_STEP) * LIST_SHARE_STEP
         self.app.graph_list_share = max(low, min(high, share + step * LIST_SHARE_STEP))
         self._apply_list_share()
+        self.call_after_refresh(self._title_centre)
 
     def watch_maximized(self, maximized: Widget | None) -> None:
         # The list's width is an inline style (which outranks any stylesheet
         # rule): maximised, it would keep its share of the pane beside the
         # maximise background instead of the whole width.
         self._apply_list_share()
+        self.call_after_refresh(self._title_centre)
 
     def _apply_list_share(self) -> None:
         left = self.query_one("#graph-left")
@@ -510,8 +522,18 @@ class GraphScreen(PreviewReader, PaneScreen):
         tree.show_neighbourhood(message.page, message.rows, message.hops)
         if keep is not None and keep.kind == "page" and keep.page_id and tree.centre_id == message.page_id:
             tree.select_page(keep.page_id)
+        self._title_centre()
+
+    def _title_centre(self) -> None:
+        """Title the centre panel for its current width (see :func:`neighbourhood_title`)."""
+        message = self._last
+        if message is None or message.page is None:
+            return
         centre = self.query_one("#graph-centre")
-        centre.border_title = neighbourhood_title(message.rows, message.hops)
+        centre.border_title = neighbourhood_title(message.rows, message.hops, centre.size.width or None)
+
+    def on_resize(self, _event) -> None:
+        self.call_after_refresh(self._title_centre)
 
     def on_page_loaded(self, message: PageLoaded) -> None:
         if message.request_id == self._preview_request:
