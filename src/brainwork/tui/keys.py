@@ -185,8 +185,10 @@ One scheme across panes: `j`/`k` are hidden aliases of down/up in lists and
 trees, `enter` opens, `/` filters, `?` helps, `u` undoes (greyed until the undo
 log exists), `z` maximises the focused panel and restores it, digits switch
 panes, `q` quits, `ctrl+p` opens the command palette. The footer shows `q Quit`
-and `? Help` first, then as many of the pane's keys as fit whole; keys greyed
-there are unavailable right now (e.g. Back with no history).
+and `? Help` first, then as many of the pane's keys as fit whole: the keys that
+work right now first, then greyed ones (unavailable right now, e.g. Back with
+no history), each group in the pane's order, so on a narrow terminal the
+greyed keys are the ones left out.
 
 The command palette (`ctrl+p`) finds any page by fuzzy title, alias or id
 (`page: …`), runs the page operations on the page in view (`page: rename`,
