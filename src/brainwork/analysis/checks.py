@@ -69,6 +69,16 @@ class Context:
         return checks_read.bodies_of(self.store, self.pages.id, set(rows))
 
     @cached_property
+    def names(self) -> list[list[str]]:
+        """Each page's title, aliases and file name (the non-empty ones),
+        through rapidfuzz's ``default_process``: what the retargets of dead
+        links and the duplicate names are compared as."""
+        p = self.pages
+        process_name = utils.default_process
+        return [[process_name(n) for n in (p.title[i], *p.aliases[i], pid.rsplit("/", 1)[-1]) if n]
+                for i, pid in enumerate(p.id)]
+
+    @cached_property
     def index(self) -> dict[str, int]:
         """Page id -> row in :attr:`pages`."""
         return {pid: i for i, pid in enumerate(self.pages.id)}
@@ -176,9 +186,8 @@ def _name_choices(ctx: Context) -> tuple[list[str], list[list[str]]]:
     """(distinct processed names, the ids owning each) over every page's
     title, aliases and file name, and every attachment's file name."""
     owners: dict[str, list[str]] = {}
-    p = ctx.pages
-    for i, pid in enumerate(p.id):
-        for name in {utils.default_process(n) for n in (p.title[i], *p.aliases[i], pid.rsplit("/", 1)[-1]) if n}:
+    for pid, names in zip(ctx.pages.id, ctx.names):
+        for name in set(names):
             if name:
                 owners.setdefault(name, []).append(pid)
     for aid in ctx.attachments:
@@ -462,10 +471,9 @@ def _embeddings(ctx: Context, ids: list[str]) -> dict[str, np.ndarray]:
 
 def duplicate(ctx: Context) -> list[Finding]:
     p = ctx.pages
-    names = [(p.title[i] or "", *p.aliases[i], pid.rsplit("/", 1)[-1]) for i, pid in enumerate(p.id)]
     t = ctx.t
     vecs = _embeddings(ctx, p.id)
-    pairs = find_duplicates_streamed(p.id, names, ctx.bodies(), ctx.bodies_of, t.duplicate_similarity,
+    pairs = find_duplicates_streamed(p.id, ctx.names, ctx.bodies(), ctx.bodies_of, t.duplicate_similarity,
                                      t.merge_candidate_similarity, t.duplicate_name_weight, vecs)
     out = []
     for d in pairs:

@@ -358,7 +358,7 @@ def find_duplicates(
             both vectors is scored ``(lexical + cosine) / 2``.
     """
     return find_duplicates_streamed(
-        [d.id for d in docs], [d.names for d in docs], (d.body for d in docs),
+        [d.id for d in docs], [[utils.default_process(x) for x in d.names if x] for d in docs], (d.body for d in docs),
         lambda rows: {i: docs[i].body for i in rows}, threshold, merge_threshold, name_weight, vectors,
     )
 
@@ -374,12 +374,12 @@ def find_duplicates_streamed(
     vectors: dict[str, np.ndarray] | None = None,
 ) -> list[DuplicatePair]:
     """:func:`find_duplicates` without holding every body: ``ids`` and
-    ``names`` (title, aliases, file name) per page, ``bodies`` every page's
+    ``names`` (title, aliases, file name, each non-empty one through
+    rapidfuzz's ``default_process``) per page, ``bodies`` every page's
     body in the same order (read once, for the sketch), ``bodies_of`` the
     bodies of the given rows (those of the candidate pairs that pass the
     name bound, for scoring)."""
     vectors = vectors or {}
-    names = [[utils.default_process(x) for x in ns if x] for ns in names]
     names = [[x for x in dict.fromkeys(ns) if x] for ns in names]
     squashed = [[_SQUASH.sub("", x) for x in ns] for ns in names]
     out: list[DuplicatePair] = []
