@@ -291,3 +291,30 @@ async def test_a_fresh_vault_is_embedded_in_a_worker(fresh_sample_config, settle
         assert view.figures and view.embedded > 40
         assert view.rules[CERT]["replay"]["verdict"] == "fewer repeats after"
         assert all(e["similarity"] is not None for e in view.evidence[CI])
+
+
+async def test_an_edit_overtaken_by_a_decision_elsewhere_is_not_lost(rules_config, settle) -> None:
+    """An agent approves the candidate (CLI, MCP) while its text has an unsaved
+    edit here: the next read drops the edit, so the person is told and the
+    edited text goes to the clipboard."""
+    import copy
+    import dataclasses
+
+    app = BrainworkApp(rules_config)
+    new = "When a CI job fails, read its log and name the cause before any re-run."
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, settle)
+        await pilot.press("e")
+        box = screen.query_one(RuleText)
+        box.load_text(new)
+        box.move_cursor(box.document.end)
+        await pilot.press("x", "backspace")
+        assert screen.edits == {CI: new}
+        rules = copy.deepcopy(screen.view.rules)
+        rules[CI]["status"] = "active"
+        screen._show_view(dataclasses.replace(screen.view, rules=rules))
+        await settle(pilot)
+        assert screen.edits == {}
+        assert app.clipboard == new
+        warned = [n for n in app._notifications if n.title == "Edit not applied"]
+        assert warned and CI in warned[0].message and "is now active" in warned[0].message

@@ -480,8 +480,14 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         self.view = view
         if view.figures:
             self._waiting = ""
-        # Keep edits only for rules that are still candidates.
-        self.edits = {k: v for k, v in self.edits.items() if view.rules.get(k, {}).get("status") == "candidate"}
+        # Keep edits only for rules that are still candidates. One decided
+        # elsewhere (an agent's `brainwork approve`, another workbench) loses
+        # its unsaved edit here, so the person is told and the text is put on
+        # the clipboard rather than dropped without a word.
+        kept = {k: v for k, v in self.edits.items() if view.rules.get(k, {}).get("status") == "candidate"}
+        for rid in self.edits.keys() - kept.keys():
+            self._edit_overtaken(rid, self.edits[rid], view.rules.get(rid, {}).get("status"))
+        self.edits = kept
         rule_list = self.query_one(RuleList)
         keep = self.current
         rule_list.clear_options()
@@ -520,6 +526,20 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         )
         rule_list.highlighted = rule_list.get_option_index(target)
         self._show_rule(target)
+
+    def _edit_overtaken(self, rule_id: str, text: str, status: str | None) -> None:
+        """Tell the person that ``rule_id`` was decided outside this pane while
+        its text had an unsaved edit, and copy that text to the clipboard."""
+        now = f"is now {status}" if status else "no longer exists"
+        self.app.copy_to_clipboard(text)
+        excerpt = text if len(text) <= 160 else text[:159] + "…"
+        self.app.notify(
+            f"{rule_id} {now} (decided outside this pane); your unsaved edit of its text was not applied. "
+            f"It is on the clipboard: {excerpt}",
+            title="Edit not applied",
+            severity="warning",
+            timeout=20,
+        )
 
     def _prompt(self, rule: dict) -> Content:
         title = rule["title"] or rule["id"]
