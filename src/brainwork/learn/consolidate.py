@@ -1041,8 +1041,12 @@ def _rejected_sets(store: Store, rules: list[Rule]) -> dict[str, set[str]]:
 
 def _declined_sets(store: Store, rules: list[Rule]) -> dict[str, set[str]]:
     """Per active rule, the corrections the person took out of its evidence
-    when approving it (:func:`brainwork.learn.rules.approve`): a cluster of
-    only those is not proposed as evidence for that rule again."""
+    when approving it (:func:`brainwork.learn.rules.approve`, recorded as a
+    ``RejectedCluster`` row with reason :data:`DECLINED_EVIDENCE`): none of
+    them is proposed for that rule again, alone or beside new corrections
+    (neither as its evidence nor in a draft superseding it); each stays free
+    to join another rule or a new candidate. A rule no longer active (the
+    approval undone, the rule retired) makes its row inert."""
     active = {r.id for r in rules if r.status == "active"}
     return {row["rule"]: set(row["corrections"]) for row in q.rejections(store)
             if row["reason"] == DECLINED_EVIDENCE and row["rule"] in active}
@@ -1128,7 +1132,14 @@ def consolidate(
     # note which texts the drafts and contradiction checks need, so the
     # model encodes them all in one call.
     plans: list[dict] = []
-    for group in groups:
+    # (group, rules it may not be matched to): a group matched to an active
+    # rule gives up the corrections the person took out of that rule's
+    # evidence at approval; they are matched again as a group of their own,
+    # barred from that rule and free to join any other lesson.
+    work: list[tuple[list[int], frozenset[str]]] = [(g, frozenset()) for g in groups]
+    for group, barred in work:
+        if not group:
+            continue
         members = sorted((items[i] for i in group), key=lambda c: c["id"])
         ids = [m["id"] for m in members]
         idset = set(ids)
@@ -1145,18 +1156,25 @@ def consolidate(
         cluster = Cluster(ids, task_set, sim, new=[i for i in ids if i not in seen])
 
         match: Rule | None = None  # an existing candidate or active rule: by shared evidence, else by similarity
-        overlap = [(len(idset & set(r.evidence)), r) for r in live_rules]
+        overlap = [(len(idset & set(r.evidence)), r) for r in live_rules if r.id not in barred]
         overlap = [(n, r) for n, r in overlap if n]
         if overlap:
             overlap.sort(key=lambda x: (-x[0], x[1].status != "candidate", x[1].id))
             match = overlap[0][1]
             cluster.rule_similarity = float(cen @ rule_vecs[match.id]) if cen is not None and match.id in rule_vecs else None
         elif cen is not None and rule_vecs:
-            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if not idset <= declined.get(rid, set())),
+            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if rid not in barred),
                             key=lambda x: (-x[0], x[1]))
             if scored and scored[0][0] >= th.rule_match_similarity:
                 match = next(r for r in live_rules if r.id == scored[0][1])
                 cluster.rule_similarity = scored[0][0]
+        sent_back = declined.get(match.id, set()) & idset if match is not None else set()
+        if sent_back:
+            # Neither evidence for that rule nor in a draft that would
+            # supersede it: the rest is matched again on its own centroid.
+            work.append(([i for i in group if items[i]["id"] not in sent_back], barred))
+            work.append(([i for i in group if items[i]["id"] in sent_back], barred | {match.id}))
+            continue
         if match is None and not recurs:
             continue
         # A cluster with no correction new since the last pass was judged
