@@ -349,3 +349,23 @@ def test_sample_vault_indexes_cleanly(sample_vault_copy, tmp_path):
         assert rep.pages > 0 and rep.parse_errors == []
         assert sum(rep.edges.values()) > rep.pages  # a linked graph, not a pile of files
         assert not sync(cfg, s).wrote
+
+
+def test_a_file_name_that_is_not_utf8_is_a_parse_error_and_the_rest_indexes(cfg, st, vault):
+    """A Latin-1 tool wrote ``café.md`` as the bytes ``caf\\xe9.md``: Python
+    hands the name over with a lone surrogate, which Kùzu cannot store. The
+    file is skipped and named (its bytes escaped); every other page indexes,
+    and renaming the file fixes it."""
+    os.makedirs(vault / "topics", exist_ok=True)
+    bad = os.path.join(os.fsencode(vault), b"topics", b"caf\xe9.md")
+    with open(bad, "wb") as fh:
+        fh.write(b"---\ntitle: x\n---\n[[Home]]\n")
+    report = sync(cfg, st)
+    assert [(e.path, e.line) for e in report.parse_errors] == [("topics/caf\\xe9.md", 0)]
+    assert "not UTF-8" in report.parse_errors[0].message
+    assert graph.get_page(st, "Home") is not None
+    assert graph.get_page(st, "tasks/renew-cert") is not None
+    assert not sync(cfg, st).wrote  # the same error is not rewritten
+    os.rename(bad, os.path.join(os.fsencode(vault), b"topics", "café.md".encode()))
+    report = sync(cfg, st)
+    assert report.parse_errors == [] and graph.get_page(st, "topics/café") is not None

@@ -34,8 +34,36 @@ class VaultFile(NamedTuple):
         return self.rel.lower().endswith(".md")
 
 
-def scan_vault(root: Path, skip: tuple[str, ...] = (), store: Path | None = None) -> list[VaultFile]:
+def printable_name(rel: str) -> str:
+    """``rel`` with the bytes of a name that is not UTF-8 shown as ``\\xe9``
+    escapes: Python decodes such names with lone surrogates
+    (``surrogateescape``), which no UTF-8 writer (YAML, Kùzu, a terminal)
+    accepts."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def is_utf8_name(rel: str) -> bool:
+    """Whether ``rel`` is valid UTF-8 on disk (no lone surrogate from
+    ``surrogateescape``; the common case is pure ASCII, tested first)."""
+    if rel.isascii():
+        return True
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def scan_vault(
+    root: Path, skip: tuple[str, ...] = (), store: Path | None = None, undecodable: list[str] | None = None
+) -> list[VaultFile]:
     """Every regular file below ``root``, sorted by path.
+
+    Files and folders whose names are not UTF-8 (bytes such as ``0xe9``
+    written by a Latin-1 tool) are left out: a page id, a wikilink and the
+    store all need text. Their vault-relative paths go to ``undecodable``
+    when a list is given, so the caller can report them (the sync makes
+    each a parse error naming the file).
 
     One ``scandir`` per folder (its entries give the file type and the
     ``lstat`` in one pass; ``os.walk`` plus a second listing cost twice the
@@ -57,6 +85,10 @@ def scan_vault(root: Path, skip: tuple[str, ...] = (), store: Path | None = None
         for entry in entries:
             name = entry.name
             if name.startswith("."):
+                continue
+            if not is_utf8_name(name):
+                if undecodable is not None:
+                    undecodable.append(prefix + name)
                 continue
             try:
                 if entry.is_symlink():

@@ -24,7 +24,7 @@ from brainwork.config import Config
 from brainwork.index.incremental import FileChanges, apply_changes
 from brainwork.index.report import SyncReport
 from brainwork.index.rows import attachment_row, edge_row, links_from_json, page_row
-from brainwork.index.scan import scan_vault
+from brainwork.index.scan import printable_name, scan_vault
 from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
@@ -79,10 +79,13 @@ def _collector_paused():
 def _sync(config: Config, store: Store, progress: Progress | None, force: bool, counts: bool) -> SyncReport:
     t0 = time.perf_counter()
     report = SyncReport()
-    files = scan_vault(config.vault, config.ignore_folders, config.store)
+    undecodable: list[str] = []
+    files = scan_vault(config.vault, config.ignore_folders, config.store, undecodable)
     signatures = delta.file_signatures(store)
     old_errors = graph.parse_errors(store)
-    scan_errors: list[ParseError] = []  # files skipped before parsing
+    scan_errors: list[ParseError] = [  # files skipped before parsing
+        ParseError(printable_name(rel), 0, "file name is not UTF-8; skipped (rename it to index it)") for rel in undecodable
+    ]
     total = len(files)
     if progress:
         progress(0, total, "scanning")
