@@ -5,9 +5,10 @@ It is the same model as the fp32 ONNX graph (:mod:`brainwork.learn.onnx_embed`):
 the weights rounded to bf16, activations in bf16 with fp32 accumulation in
 oneDNN's matrix kernels, pooling and normalisation in fp32. Its vectors are
 kept within :data:`MAX_COSINE_GAP` of the fp32 graph's (measured on this
-model: 3e-5..9e-5), so they share its name and cache keys; measured at
-~2.5x less CPU per page than ONNX Runtime fp32 on a Sapphire Rapids core
-(docs/performance.md). It costs a torch import and ~0.5 GB resident, so
+model: at most 1.2e-4 over 10,000 page texts), so they share its name and
+cache keys; measured at 2.7-3.7x less CPU per page than ONNX Runtime fp32
+on a Sapphire Rapids core (docs/performance.md). It costs a torch import
+(~3.2-3.8 s CPU with the weights) and ~330 MB resident, so
 :mod:`brainwork.learn.embed` uses it only for jobs of at least
 ``embed.BULK_MIN_PAGES`` texts.
 
@@ -33,7 +34,7 @@ from brainwork.learn import onnx_embed
 
 #: Largest cosine distance (1 - cos) allowed between a bf16 vector and the
 #: fp32 graph's vector of the same text: the rule for two computations of one
-#: model. Measured on all-MiniLM-L6-v2: at most 9e-5 on 200 page texts.
+#: model. Measured on all-MiniLM-L6-v2: at most 1.2e-4 on 10,000 page texts.
 MAX_COSINE_GAP = 1e-3
 #: Padded word pieces per forward pass (as ONNX Runtime's batches). Measured
 #: on 300 synthetic page texts, one thread, AMX, load ~4: 1,024 -> 14.5-15.0,

@@ -81,9 +81,9 @@ PRECISION = "fp32"
 #: Appended to the model's name (after its window) for int8 vectors.
 INT8_SUFFIX = "+int8"
 #: Texts to (re)embed from which a job runs on the bf16 path, where the CPU
-#: has it. Loading it costs ~3.2 s CPU (torch, transformers, the weights;
-#: measured at load ~4) and ~0.5 GB resident; it saves ~25-33 ms CPU per page
-#: against ONNX Runtime fp32 (14.5 against 39-47 ms). From 300 texts it
+#: has it. Loading it costs ~3.2-3.8 s CPU (torch, transformers, the weights;
+#: measured at load 4-6) and ~330 MB resident; it saves ~25-35 ms CPU per
+#: page against ONNX Runtime fp32 (13-15 against 39-48 ms). From 300 texts it
 #: saves ~7.5-10 s, at least twice what it costs; below, recall, capture and
 #: the workbench's incremental passes stay on ONNX Runtime (~0.2 s to load).
 BULK_MIN_PAGES = 300
