@@ -14,7 +14,7 @@ from typing import Iterator
 
 import click
 
-from brainwork.cli.common import echo, echo_json, not_utf8, open_store, progress_bar, served, synced, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
@@ -45,9 +45,13 @@ def _read_json(source: str) -> dict:
         data = json.loads(text)
     except ValueError as exc:
         raise UserError(f"{name}: not valid JSON: {exc}") from None
-    # A "\ud800" escape decodes to a lone surrogate, which no page can hold.
+    # A "\ud800" escape decodes to a lone surrogate, which no page can hold;
+    # checked here (capture checks every field too) to name the file and to
+    # cover the keys.
+    from brainwork.learn.capture import text_problem
+
     for key, value in _strings(data):
-        problem = not_utf8(value)
+        problem = text_problem(value)
         if problem:
             raise UserError(f"{name}: {key!r} is not UTF-8 text ({problem}, from a \\u escape); nothing was written")
     if not isinstance(data, dict):

@@ -68,6 +68,24 @@ TITLE_MAX = 200
 #: How a proposed correction's title starts (:func:`propose_correction`'s
 #: callers); confirming it drops the prefix.
 PROPOSAL_TITLE_PREFIX = "Proposed: "
+#: The most characters one field of a record holds (``wrong``, ``correct``,
+#: ``why``, ``request``, a tag, a page name, ...). A field is a few
+#: sentences: the longest in sample_vault/ is 228 characters and the session
+#: hook sends a task's request cut at 2,000, so 4,000 leaves room for a long
+#: paragraph while a pasted log or file (megabytes) is refused, not written
+#: into the frontmatter every pass re-reads and embeds.
+FIELD_MAX = 4_000
+#: The most characters a record's Markdown body holds: details, commands and
+#: excerpts (the longest body in sample_vault/ is ~700 characters); a whole
+#: log or document belongs in a file linked from the record (an artifact).
+BODY_MAX = 100_000
+#: Control characters other than tab and newline (a CR is a line end, read as
+#: one). They are kept, escaped as visible ``\xNN`` text, rather than
+#: dropped or refused: the session hooks capture transcript text without a
+#: person to retry, and a colour code pasted from a terminal (``\x1b[31m``)
+#: or a stray NUL then stays readable in the page instead of changing the
+#: text unseen; a raw NUL or escape never reaches the YAML, the file or the
+#: store.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BOOL = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
 
@@ -127,6 +145,37 @@ def file_stem(title: str) -> str:
     return slugify(" ".join(words)) if words else "record"
 
 
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be written as UTF-8, or None: the first lone
+    surrogate (half of a UTF-16 pair, e.g. from a ``"\\ud800"`` JSON escape,
+    or a byte that was not UTF-8 decoded with ``surrogateescape``), which no
+    page, YAML writer or JSON reply can encode."""
+    for index, char in enumerate(text):
+        if "\ud800" <= char <= "\udfff":
+            return f"lone surrogate U+{ord(char):04X} at character {index + 1}"
+    return None
+
+
+def _escape_controls(text: str) -> str:
+    """``text`` with line ends as ``\\n`` and every other control character
+    (see :data:`_CONTROL`) as visible ``\\xNN`` text."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _checked(value: str, key: str, limit: int) -> str:
+    """``value`` as written: refused when it is not UTF-8 text or longer
+    than ``limit`` characters (the message names the field and its size,
+    never the text), control characters escaped."""
+    problem = text_problem(value)
+    if problem:
+        raise UserError(f"field {key!r} is not UTF-8 text ({problem}); nothing was written")
+    if len(value) > limit:
+        raise UserError(f"field {key!r} is {len(value):,} characters ({len(value.encode('utf-8')):,} bytes); "
+                        f"a field holds at most {limit:,}; nothing was written")
+    return _escape_controls(value)
+
+
 def _text(value, key: str) -> str:
     if value is None:
         return ""
@@ -136,7 +185,7 @@ def _text(value, key: str) -> str:
         return str(value)
     if not isinstance(value, str):
         raise UserError(f"field {key!r} must be text, got {type(value).__name__}")
-    return _CONTROL.sub("", value).strip()
+    return _checked(value, key, FIELD_MAX).strip()
 
 
 def _list(value, key: str) -> list[str]:
@@ -313,7 +362,7 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
     tags = [t for t in (_tag(t) for t in _list(data.get("tags"), "tags")) if t]
     aliases = [re.sub(r"\s+", " ", a) for a in _list(data.get("aliases"), "aliases")]
     body = data.get("body")
-    body = "" if body is None else str(body).replace("\r\n", "\n").replace("\x00", "")
+    body = "" if body is None else _checked(str(body), "body", BODY_MAX)
 
     if not callable(find):
         from brainwork.store import graph
