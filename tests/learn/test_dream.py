@@ -66,3 +66,26 @@ def test_dream_queue_accept_undo_decline(exported_template, tmp_path):
     rerun = json.loads(_run(vault, "dream", "--json").stdout)
     assert other["id"] not in {p["id"] for p in rerun["proposals"]}
     assert merge["payload"]["source"] not in {p["payload"].get("source") for p in rerun["proposals"]}  # merged away
+
+
+def test_a_merge_goes_the_way_the_duplicate_findings_merge_fix_goes(learn_vault):
+    """The review queue merges a duplicate pair in the direction the
+    workbench's ``m`` on the duplicate finding does: into the page more
+    links point to (tools/pgdump, 2 links, into tools/pg-dump, 9)."""
+    from brainwork.analysis.findings import check
+    from brainwork.learn.dream import gather, merge_direction
+    from brainwork.service.views import incoming_links
+
+    config, store = learn_vault
+    merges = {p["source"]: p["target"] for kind, _k, _s, p in gather(config, store, today="2026-12-02") if kind == "merge"}
+    assert merges.get("tools/pgdump") == "tools/pg-dump"
+    assert incoming_links(store, "tools/pg-dump") > incoming_links(store, "tools/pgdump")
+    for f in check(config, store, ["duplicate"]):
+        if not f.evidence.get("merge_candidate"):
+            continue
+        # the workbench's rule (tui/screens/findings.py, plan_merge with choose)
+        src, dst = f.other, f.page
+        if incoming_links(store, src) > incoming_links(store, dst):
+            src, dst = dst, src
+        assert merge_direction(store, f.page, f.other) == (src, dst)
+        assert merges[src] == dst

@@ -93,6 +93,31 @@ def queue(store: Store, state: str | None = "pending") -> list[Proposal]:
     return out if state is None else [p for p in out if p.state == state]
 
 
+def _incoming_links(store: Store, page_id: str) -> int:
+    """Links to ``page_id`` written in other files (0 for a page that is
+    gone): what :func:`brainwork.service.views.incoming_links` counts for the
+    workbench, read from the same edges (the service layer sits above
+    learn, so it cannot be imported here)."""
+    from brainwork.store import graph
+
+    try:
+        edges = graph.page_edges(store, page_id)
+    except Exception:  # a page that vanished: the merge plan reports it
+        return 0
+    return sum(1 for e in edges.in_ if e.file != page_id)
+
+
+def merge_direction(store: Store, page: str, other: str) -> tuple[str, str]:
+    """``(source, target)`` for merging the duplicate pair of a finding on
+    ``page`` (``other`` its partner): the page more links point to is kept
+    (fewer links to rewrite), the finding's own page on a tie. The rule the
+    duplicate finding's merge fix applies in the workbench (findings pane,
+    ``m``), so the review queue proposes the same direction."""
+    if _incoming_links(store, other) > _incoming_links(store, page):
+        return page, other
+    return other, page
+
+
 def gather(config: Config, store: Store, *, today: str | date | None = None, embedder=None) -> list[tuple[str, str, str, dict]]:
     """Every proposal the vault suggests now, as ``(kind, key, summary,
     payload)``; writes nothing."""
@@ -115,10 +140,12 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
                       {"candidates": report.candidates_created, "corrections": corr, "titles": titles}))
     for f in check(config, store, ["duplicate", "diary-title"]):
         if f.code == "duplicate" and f.evidence.get("merge_candidate"):
-            a, b = f.page, f.other
-            items.append(("merge", f"merge:{a}|{b}",
-                          f"merge {a} into {b} (similarity {f.score:.2f})",
-                          {"source": a, "target": b, "similarity": round(float(f.score or 0), 4)}))
+            source, target = merge_direction(store, f.page, f.other)
+            # Keyed by the finding's pair, so a declined merge stays declined
+            # whichever way it would go.
+            items.append(("merge", f"merge:{f.page}|{f.other}",
+                          f"merge {source} into {target} (similarity {f.score:.2f})",
+                          {"source": source, "target": target, "similarity": round(float(f.score or 0), 4)}))
         elif f.code == "diary-title" and f.target:
             items.append(("retitle", f"retitle:{f.page}",
                           f"retitle {f.page}: {f.evidence.get('title')!r} -> {f.target!r}",
