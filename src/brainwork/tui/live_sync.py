@@ -14,7 +14,7 @@ from __future__ import annotations
 from textual.message import Message
 
 from brainwork.index.sync import SyncReport
-from brainwork.index.watch import VaultWatcher
+from brainwork.index.watch import POLL_MS, UndecodableName, VaultWatcher
 from brainwork.tui.operations import INDEX_GROUP
 from brainwork.tui.workbench import Workbench
 
@@ -34,7 +34,9 @@ class VaultFilesChanged(Message):
 
 
 class WatchFailed(Message):
-    """The watcher could not start or stopped (``error``)."""
+    """The watcher could not start or stopped (``error``), or met a name
+    that is not valid UTF-8 and goes on (an
+    :class:`~brainwork.index.watch.UndecodableName`)."""
 
     def __init__(self, error: BaseException):
         super().__init__()
@@ -62,6 +64,7 @@ class LiveSync:
             app.config,
             lambda paths: (app.freshness.changed(), app.post_message(VaultFilesChanged(paths))),
             on_error=lambda exc: app.post_message(WatchFailed(exc)),
+            on_warning=lambda warning: app.post_message(WatchFailed(warning)),
         )
         self.watcher = watcher
         watcher.start()
@@ -95,9 +98,25 @@ class LiveSync:
 
     def watch_failed(self, message: WatchFailed) -> None:
         error = message.error
+        if isinstance(error, UndecodableName):
+            self._name_not_decodable(error)
+            return
         self._app.notify(
             f"{type(error).__name__}: {error}. ctrl+r re-indexes by hand.",
             title="Not following the vault on disk",
+            severity="warning",
+            timeout=15,
+        )
+
+    def _name_not_decodable(self, warning: UndecodableName) -> None:
+        """Say which name it was (as bytes: it has no text form; the watcher
+        reports each once) and that the vault is still followed."""
+        path = warning.path
+        where = repr(path) if path is not None else str(warning)
+        self._app.notify(
+            f"{where} is not valid UTF-8. Still following the vault, by polling every "
+            f"{POLL_MS / 1000:g} s until it is renamed or removed.",
+            title="A file name cannot be read",
             severity="warning",
             timeout=15,
         )
