@@ -85,13 +85,16 @@ _NEEDS_BLOCKS_LINE = re.compile(_NEEDS_BLOCKS.pattern[len("```|~~~|<!--|"):])
 #: fence marker (``lead`` holds any indentation and quote or list markers
 #: before it), a line indented to four columns inside a quote or list item
 #: (``deep``) or at its start (``indent``), a line that may open an HTML
-#: block (``html``); and a comment opener anywhere (``comment``).
+#: block (``html``); and a comment opener anywhere (``comment``, past its
+#: ``<``: every branch then opens with a literal, so the search skips to the
+#: next line break or ``<`` in C instead of trying each branch at every
+#: character, ~2x faster).
 _BLOCK_EVENT = re.compile(
     rf"\n(?:(?P<lead>[ \t]*(?:{_CONTAINER}[ \t]*)*)(?P<fence>`{{3,}}|~{{3,}})"
     rf"|(?P<deep>[ \t]*(?:{_CONTAINER}[ \t]*)*{_CONTAINER}(?: {{5}}| {{0,4}}\t))"
     r"|(?P<indent> {4}| {0,3}\t)"
     r"| {0,3}(?P<html><(?:[A-Za-z/?]|!(?!--))))"
-    r"|(?P<comment><!--)"
+    r"|<(?P<comment>!--)"
 )
 #: HTML blocks that end at a closing tag or marker rather than at a blank
 #: line (CommonMark types 1, 3, 4 and 5).
@@ -227,14 +230,25 @@ def _block_spans(body: str) -> list[tuple[int, int]] | None:
             if not prefix:
                 if in_html(line_start):
                     return None
-                run = _COMMENT_LINES.match(body, line_start)
-                if run is not None:  # one or more comment blocks of one line each
-                    end = run.end()
-                else:
-                    close_at = body.find("-->", line_start)
-                    nl = -1 if close_at == -1 else body.find("\n", close_at)
-                    end = len(body) if nl == -1 else nl + 1
-                spans.append((line_start, end))
+                while True:
+                    run = _COMMENT_LINES.match(body, line_start)
+                    if run is not None:  # one or more comment blocks of one line each
+                        end = run.end()
+                    else:
+                        close_at = body.find("-->", line_start)
+                        nl = -1 if close_at == -1 else body.find("\n", close_at)
+                        end = len(body) if nl == -1 else nl + 1
+                    spans.append((line_start, end))
+                    # Empty lines then "<!--": the next event would be that
+                    # comment block, at a line start, still outside any HTML
+                    # block (no event in between); taken here without a search
+                    # (templates hold runs of them: ~11 a note in obsidian-hub).
+                    nxt = end
+                    while body.startswith("\n", nxt):
+                        nxt += 1
+                    if nxt == end or not body.startswith("<!--", nxt):
+                        break
+                    line_start = nxt
                 pos = block_end = end
             elif not prefix.strip() or _CONTAINER_PREFIX.fullmatch(prefix):
                 return None  # indented: maybe inside a list item, which may end before the comment does
