@@ -132,7 +132,8 @@ class VaultWatcher:
         on_batch: called **on the watcher's thread** (named
             ``brainwork-watch``) with the sorted vault-relative paths that
             changed in one burst (see the module doc: a path may name a
-            folder, or a file that no longer exists). It must not block for
+            folder, or a file that no longer exists; :data:`EVERYWHERE`
+            after the watch was restarted). It must not block for
             long and must not touch UI or store objects that belong to another
             thread: hand the batch over (``App.post_message``, a queue, a
             ``threading.Event``). While it runs, further changes are collected
