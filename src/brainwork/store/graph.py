@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from brainwork.model import ParseError
 from brainwork.store.db import Store
-from brainwork.store.schema import BODY, BODY_MATCH, EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS, PAGE_NODE_COLUMNS
+from brainwork.store.schema import BODY, BODY_MATCH_ID, EDGE_COLUMNS, EDGE_TABLES, PAGE_COLUMNS, PAGE_NODE_COLUMNS
 from brainwork.vocabulary import EDGE_NAMES, EDGE_TYPES
 
 if TYPE_CHECKING:
@@ -410,7 +410,7 @@ def list_pages(store: Store, type_: str | None = None, include_attachments: bool
 
 def get_page(store: Store, page_id: str) -> StoredPage | None:
     """One page with all its columns but the raw links, or None."""
-    rows = store.rows(f"MATCH (p:Page {{id: $id}}) {BODY_MATCH}RETURN p.*, {BODY}", {"id": page_id})
+    rows = store.rows(f"MATCH (p:Page {{id: $id}}) {BODY_MATCH_ID}RETURN p.*, {BODY}", {"id": page_id})
     if not rows:
         return None
     row = {k.rsplit(".", 1)[-1]: v for k, v in rows[0].items()}  # "p.title" -> "title"; "body"
