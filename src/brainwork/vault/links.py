@@ -118,8 +118,12 @@ _md = MarkdownIt("commonmark", {"html": True}).disable(["inline", "text_join"], 
 
 def _blanked(text: str) -> str:
     """``text`` with every character but line breaks turned into a space."""
-    if "\n" not in text and "\r" not in text:
-        return " " * len(text)
+    if "\r" not in text:
+        if "\n" not in text:
+            return " " * len(text)
+        # Split and joined: ~3x faster than a substitution per line (code
+        # and comment blocks are blanked a line at a time).
+        return "\n".join([" " * len(line) for line in text.split("\n")])
     return _NOT_EOL.sub(lambda m: " " * (m.end() - m.start()), text)
 
 
@@ -348,27 +352,14 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
     # Line numbers by counting line breaks from the previous link (each
     # scan below finds links in order), not from an index of every line
     # break in the body: most bodies hold a few links and many lines.
-    cursor = [0, body_line]  # a body offset and its file line
-
-    def link(start: int, end: int, target: str, label: str | None, heading: str | None, embed: bool,
-             style: str) -> tuple[int, Link]:
-        """The body link at ``body[start:end]``, keyed by its start for the final order."""
-        pos, line = cursor
-        if start < pos:
-            pos, line = 0, body_line
-        line += body.count("\n", pos, start)
-        cursor[0], cursor[1] = start, line
-        return (
-            start,
-            Link(target=target, edge=BODY_EDGE, line=line, where="body",
-                 label=label, heading=heading, embed=embed, raw=body[start:end], start=body_start + start,
-                 end=body_start + end, style=style),
-        )
+    # Written out in both loops (a helper call per link cost ~0.05 s CPU
+    # over obsidian-hub's 22,556 links).
+    pos, line = 0, body_line  # a body offset and its file line
 
     # Scanned from "[[" (a literal is searched in C) and widened over a "!"
     # before it: the same matches as WIKILINK, several times faster.
     for m in _WIKILINK_SCAN.finditer(masked):
-        start, end = m.start(), m.end()
+        start, end = m.span()
         embed = start > 0 and masked[start - 1] == "!"
         if embed:
             start -= 1
@@ -378,7 +369,11 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
         target, heading, label = split_inner(body[m.start(1) : m.end(1)])
         if not target:
             continue
-        found.append(link(start, end, target, label, heading, embed, "wikilink"))
+        line += body.count("\n", pos, start)
+        pos = start
+        found.append((start, Link(target=target, edge=BODY_EDGE, line=line, where="body", label=label,
+                                  heading=heading, embed=embed, raw=body[start:end], start=body_start + start,
+                                  end=body_start + end, style="wikilink")))
     if "](" in masked:
         for m in _MDLINK_SCAN.finditer(masked):
             # The destination first: most candidates are web links, skipped
@@ -388,7 +383,7 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
                 dest = dest[1:-1]
             if not dest or dest.startswith("#") or dest.startswith("//") or _SCHEME.match(dest):
                 continue
-            start = m.start()
+            start, end = m.span()
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
                 start -= 1
@@ -403,7 +398,14 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
             target = unquote(dest).strip()
             if not target:
                 continue
-            found.append(link(start, m.end(), target, body[m.start(1) : m.end(1)], heading, embed, "markdown"))
+            if start < pos:
+                pos, line = 0, body_line
+            line += body.count("\n", pos, start)
+            pos = start
+            found.append((start, Link(target=target, edge=BODY_EDGE, line=line, where="body",
+                                      label=body[m.start(1) : m.end(1)], heading=heading, embed=embed,
+                                      raw=body[start:end], start=body_start + start, end=body_start + end,
+                                      style="markdown")))
         found.sort(key=lambda item: item[0])
     return [link for _, link in found]
 
