@@ -127,7 +127,7 @@ async def test_bad_arguments_are_tool_errors_and_the_server_goes_on(embedded_vau
     vault = embedded_vault_copy
     async with mcp_session(vault, tmp_path / "server.log") as s:
         for tool, args, start in (
-            ("capture_correction", {"wrong": "w", "correct": "c"}, "missing argument(s): why"),
+            ("capture_correction", {"wrong": "w", "correct": "c"}, "missing argument: why"),
             ("capture_task", {"request": "x", "outcome": "bogus"}, "outcome must be one of success, partial, failed"),
             ("capture_task", {"request": "x", "used": ["no such tool anywhere"]}, "used: no page named"),
             ("capture_task", {}, "give the task a title"),
@@ -136,9 +136,9 @@ async def test_bad_arguments_are_tool_errors_and_the_server_goes_on(embedded_vau
             ("search", {"query": "cert", "limit": 0}, "limit:"),
             ("search", {"query": "cert", "type": "nonsense"}, "unknown type 'nonsense'"),
             ("search", {"query": "   "}, "give something to search for"),
-            ("recall", {}, "missing argument(s): task"),
-            ("capture_task", {"request": "x", "sumary": "typo"}, "unknown argument(s) 'sumary'; capture_task takes:"),
-            ("doctrine", {"budget": 3}, "unknown argument(s) 'budget'; doctrine takes: none"),
+            ("recall", {}, "missing argument: task"),
+            ("capture_task", {"request": "x", "sumary": "typo"}, "unknown argument 'sumary'; capture_task takes:"),
+            ("doctrine", {"budget": 3}, "unknown argument 'budget'; doctrine takes: none"),
         ):
             r = await s.call_tool(tool, args)
             assert r.is_error, (tool, args)

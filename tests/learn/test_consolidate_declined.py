@@ -24,7 +24,8 @@ STAT = {
 
 
 def _drop_and_capture(config, store) -> str:
-    approve(config, store, CITE, drop=[DROPPED], today=TODAY)
+    d = approve(config, store, CITE, drop=[DROPPED], today=TODAY)
+    assert d.operation.summary == f"approve {CITE}; 1 correction back to the inbox"
     return capture(config, store, "correction", dict(STAT), today=date(2026, 12, 2)).id
 
 

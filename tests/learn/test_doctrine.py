@@ -73,7 +73,7 @@ def test_cli_doctrine(sample_config):
     res = runner.invoke(cli, ["doctrine", *v])
     assert res.exit_code == 0, res.output
     assert res.stdout.startswith("# Doctrine") and "rules/verify-full-cert-chain" in res.stdout
-    assert "doctrine: 2 active rule(s)" in res.stderr and "doctrine:" not in res.stdout
+    assert "doctrine: 2 active rules" in res.stderr and "doctrine:" not in res.stdout
     res = runner.invoke(cli, ["doctrine", "--format", "json", "--budget", "50", *v])
     assert res.exit_code == 0
     data = json.loads(res.stdout)

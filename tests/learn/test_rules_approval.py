@@ -160,7 +160,7 @@ def test_cli_edit_then_approve_all_four_fields(learn_vault):
 
     res = runner.invoke(cli, ["approve", CI, *edit, "--drop", DROP[0], *v])
     assert res.exit_code == 0, res.output
-    assert "4 correction(s) promoted" in res.output and f"1 back to the inbox: {DROP[0]}" in res.output
+    assert "4 corrections promoted" in res.output and f"1 back to the inbox: {DROP[0]}" in res.output
     f = page_fields(config, CI)
     assert (f["title"], f["rule"], f["why"], f["apply"], f["status"]) == (title, text, why, apply_, "active")
     assert page_fields(config, DROP[0])["status"] == "open"

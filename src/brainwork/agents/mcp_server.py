@@ -30,6 +30,7 @@ from pydantic import Field, ValidationError
 from brainwork import __version__
 from brainwork.config import Config
 from brainwork.errors import UserError
+from brainwork.learn.wording import noun
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.service.owner import Reply
 from brainwork.vocabulary import TYPE_FIELDS
@@ -266,7 +267,7 @@ class BrainworkMCPServer(MCPServer):
         known = {t.name: set(t.input_schema.get("properties", {})) for t in await self.list_tools()}
         unknown = sorted(set(arguments or {}) - known.get(name, set(arguments or {})))
         if unknown:
-            raise ToolError(f"unknown argument(s) {', '.join(map(repr, unknown))}; {name} takes: "
+            raise ToolError(f"unknown {noun(len(unknown), 'argument')} {', '.join(map(repr, unknown))}; {name} takes: "
                             f"{', '.join(sorted(known[name])) or 'none'}")
         try:
             return await super().call_tool(name, arguments, context)
@@ -284,7 +285,7 @@ class BrainworkMCPServer(MCPServer):
 def _validation_line(exc: ValidationError) -> str:
     missing = [str(e["loc"][0]) for e in exc.errors() if e["type"] == "missing"]
     if missing:
-        return f"missing argument(s): {', '.join(missing)}"
+        return f"missing {noun(len(missing), 'argument')}: {', '.join(missing)}"
     parts = []
     for e in exc.errors()[:3]:
         loc = ".".join(str(p) for p in e["loc"])

@@ -14,6 +14,7 @@ import click
 from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import StoreBusy
+from brainwork.learn.wording import counted
 from brainwork.vocabulary import RULE_STATUSES
 
 UNDO_HINT = "undo with `brainwork undo`"
@@ -46,8 +47,8 @@ def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
         echo_json(report.to_json())
         return
     echo(
-        f"read {report.read} unresolved corrections ({report.new} new since the last pass); "
-        f"{len(report.clusters)} cluster(s) proposed in {report.seconds:.1f} s"
+        f"read {counted(report.read, 'unresolved correction')} ({report.new} new since the last pass); "
+        f"{counted(len(report.clusters), 'cluster')} proposed in {report.seconds:.1f} s"
     )
     for c in report.clusters:
         what = {
@@ -56,12 +57,12 @@ def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
             "evidence": f"evidence for active rule {c.rule} (link it from the inbox)",
             "supersede": f"candidate {c.candidate}, proposed to supersede {c.rule}",
         }[c.action]
-        echo(f"  {len(c.corrections)} correction(s), {len(c.tasks)} task(s), similarity {c.similarity:.2f}: {what}")
+        echo(f"  {counted(len(c.corrections), 'correction')}, {counted(len(c.tasks), 'task')}, similarity {c.similarity:.2f}: {what}")
     for s in report.suppressed:
-        echo(f"  not proposed again (rejected before: {', '.join(s['rejected'])}): {len(s['corrections'])} correction(s)")
+        echo(f"  not proposed again (rejected before: {', '.join(s['rejected'])}): {counted(len(s['corrections']), 'correction')}")
     verb = "would create" if dry_run else "created"
     tail = "" if dry_run or report.operation is None else f"; {UNDO_HINT}"
-    echo(f"{verb} {report.candidates_created} candidate rule(s){tail}")
+    echo(f"{verb} {counted(report.candidates_created, 'candidate rule')}{tail}")
 
 
 def _replay_line(lesson: dict) -> str:
@@ -98,7 +99,7 @@ def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
         cost = f"  ~{r['doctrine_tokens']} tokens" if r["doctrine_tokens"] else ""
         echo(f"{(r['status'] or '-'):9} {r['id']}  {r['title']}{cost}{effect}")
         if r["status"] == "candidate":
-            echo(f"          {len(r['evidence'])} correction(s) as evidence"
+            echo(f"          {counted(len(r['evidence']), 'correction')} as evidence"
                        + (f"; proposes to supersede {r['proposed_supersedes']}" if r["proposed_supersedes"] else ""))
     d = data["doctrine"]
     echo(f"doctrine: ~{d['tokens']} of {d['budget']} tokens" + (" (over budget)" if d["over_budget"] else ""))
@@ -125,15 +126,15 @@ def replay_cmd(config: Config, as_json: bool) -> None:
         return
     rate = report.in_room_rate
     by = ", ".join(f"{n} by {via}" for via, n in sorted(report.to_json()["in_room_by"].items()))
-    echo(f"replayed {report.tasks} dated task(s) ({report.undated_tasks} undated left out), "
-               f"{report.corrections} correction(s)")
-    echo(f"lesson in the room: {report.in_room} of {len(report.repeats)} repeat correction(s)"
+    echo(f"replayed {counted(report.tasks, 'dated task')} ({report.undated_tasks} undated left out), "
+               f"{counted(report.corrections, 'correction')}")
+    echo(f"lesson in the room: {report.in_room} of {counted(len(report.repeats), 'repeat correction')}"
                + (f" ({rate:.0%}; {by})" if rate is not None else "") + f"; recall {report.recall}")
     for lesson in report.lessons:
         echo(f"{(lesson.status or '-'):9} {lesson.rule}" + (f"  active since {lesson.activated}" if lesson.activated else ""))
         echo(f"          {_replay_line(lesson.to_json())}")
-        echo(f"          {len(lesson.task_class)} task(s) of its kind, {len(lesson.corrections)} correction(s), "
-                   f"{lesson.repeats_in_room} of {lesson.repeats} repeat(s) with the lesson in the room")
+        echo(f"          {counted(len(lesson.task_class), 'task')} of its kind, {counted(len(lesson.corrections), 'correction')}, "
+                   f"{lesson.repeats_in_room} of {counted(lesson.repeats, 'repeat')} with the lesson in the room")
     echo(f"(a verdict needs at least {report.min_tasks} tasks on each side; evidence a rule was approved from "
                "is never counted after it)")
 
@@ -194,7 +195,7 @@ def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, 
     if as_json:
         echo_json(d.to_json())
         return
-    parts = [f"{len(d.corrections)} correction(s) promoted"]
+    parts = [f"{counted(len(d.corrections), 'correction')} promoted"]
     if d.back:
         parts.append(f"{len(d.back)} back to the inbox: {', '.join(d.back)}")
     if d.retired:
@@ -278,7 +279,7 @@ def doctrine_cmd(config: Config, fmt: str, budget: int | None, cwd: str | None) 
     else:
         echo(doc.text, nl=False)
     left = f", {len(doc.omitted)} left out" if doc.omitted else ""
-    echo(f"doctrine: {len(doc.rules)} active rule(s){left}, {doc.chars} of {doc.max_chars} characters "
+    echo(f"doctrine: {counted(len(doc.rules), 'active rule')}{left}, {doc.chars} of {doc.max_chars} characters "
          f"(budget {doc.budget} tokens)", err=True)
     warning = doc.warning()
     if warning:

@@ -17,6 +17,7 @@ import click
 from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
+from brainwork.learn.wording import counted
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.vocabulary import TYPE_FIELDS
 
@@ -206,7 +207,7 @@ def embed_cmd(config: Config, as_json: bool) -> None:
         return
     if emb.lexical:
         echo(f"brainwork: warning: {emb.status}", err=True)
-    echo(f"embedded {n} pages ({total - n} cached, {total} total) with {emb.name} in {seconds:.1f} s")
+    echo(f"embedded {counted(n, 'page')} ({total - n} cached, {total} total) with {emb.name} in {seconds:.1f} s")
 
 
 # -- recall ----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Callable
 
 from brainwork.config import Config
 from brainwork.errors import PageNotFound, UserError
+from brainwork.learn.wording import noun
 from brainwork.ops import gitcommit
 from brainwork.ops.journal import create_new_file
 from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
@@ -300,7 +301,7 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
     unknown = [k for k in data if k not in spec and k not in EDGE_KEYS and k not in ALIASES and k not in COMMON_KEYS]
     if unknown:
         known = sorted(set(spec) | set(EDGE_KEYS) | set(ALIASES) | set(COMMON_KEYS) - {"type"})
-        raise UserError(f"unknown field(s) {', '.join(map(repr, sorted(unknown)))} for a {type_}; known: {', '.join(known)}")
+        raise UserError(f"unknown {noun(len(unknown), 'field')} {', '.join(map(repr, sorted(unknown)))} for a {type_}; known: {', '.join(known)}")
 
     fields: dict[str, str] = {}
     for key, allowed in spec.items():

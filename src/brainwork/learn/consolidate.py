@@ -71,6 +71,7 @@ from brainwork.config import Config
 from brainwork.learn.pagefile import Edits, add_items, link
 from brainwork.learn.rules import DECLINED_EVIDENCE, EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
 from brainwork.learn.similarity import DIM, centroid, matrix, mean_pairwise, page_vectors, unit
+from brainwork.learn.wording import counted
 from brainwork.ops import changeset
 from brainwork.store import Store
 from brainwork.store import learning as q
@@ -1259,7 +1260,7 @@ def consolidate(
     if not dry_run:
         report(0, len(changes), "writing")
         if changes:
-            summary = f"consolidate: {len(drafts)} candidate rule(s), {len(clusters)} cluster(s)"
+            summary = f"consolidate: {counted(len(drafts), 'candidate rule')}, {counted(len(clusters), 'cluster')}"
             op = changeset.apply(
                 config, store, "consolidate", summary, changes,
                 details={"candidates": [d.path[:-3] for d in drafts], "clusters": len(clusters)},

@@ -22,6 +22,7 @@ from datetime import date, datetime, timezone
 
 from brainwork.config import Config
 from brainwork.errors import UserError
+from brainwork.learn.wording import counted
 from brainwork.store import Store
 from brainwork.store import review as rq
 
@@ -135,7 +136,7 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
         key = "candidate-rules:" + hashlib.sha256("|".join(corr).encode()).hexdigest()[:16]
         titles = [d.title for d in report.drafts]
         items.append(("candidate-rules", key,
-                      f"draft {report.candidates_created} candidate rule(s) from {len(corr)} recurring correction(s): "
+                      f"draft {counted(report.candidates_created, 'candidate rule')} from {counted(len(corr), 'recurring correction')}: "
                       + "; ".join(titles[:3]) + ("; …" if len(titles) > 3 else ""),
                       {"candidates": report.candidates_created, "corrections": corr, "titles": titles}))
     for f in check(config, store, ["duplicate", "diary-title"]):
@@ -218,7 +219,7 @@ def accept(config: Config, store: Store, pid: int, *, yes: bool = False, today: 
 
         rep = consolidate(config, store, today=today)
         op_id = rep.operation
-        msg = f"drafted {rep.candidates_created} candidate rule(s); review them with `brainwork rules --status candidate`"
+        msg = f"drafted {counted(rep.candidates_created, 'candidate rule')}; review them with `brainwork rules --status candidate`"
     elif row.kind == "retitle":
         from brainwork.ops.rename import rename
 

@@ -28,6 +28,7 @@ from brainwork.learn.replay import replay
 from brainwork.learn.rule import (
     EVIDENCE_KEY, PROMOTED_KEY, PROMOTED_TO_KEY, PROPOSED_SUPERSEDES_KEY, Rule, get_rule, list_rules,
 )
+from brainwork.learn.wording import counted
 from brainwork.ops import unit_of_work
 from brainwork.ops.operation import Operation
 from brainwork.store import Store
@@ -291,7 +292,7 @@ def approve(
     if plan.edits:
         summary += f" (edited: {', '.join(plan.edits)})"
     if returned:
-        summary += f"; {len(returned)} correction(s) back to the inbox"
+        summary += f"; {counted(len(returned), 'correction')} back to the inbox"
     details = {
         "rule": rule.id, "corrections": changed, "back_to_inbox": returned, "retired": retired,
         "edited": bool(plan.edits), "fields": sorted(plan.edits),
@@ -399,7 +400,7 @@ def link_corrections(config: Config, store: Store, name: str, corrections: list[
     if not changes:
         raise UserError(f"{', '.join(ids)} already linked to {rule.id}")
     op = unit_of_work.apply(
-        config, store, "link-correction", f"link {len(ids)} correction(s) to {rule.id}", changes,
+        config, store, "link-correction", f"link {counted(len(ids), 'correction')} to {rule.id}", changes,
         details={"rule": rule.id, "corrections": ids},
     )
     return Decision("link", rule.id, changed, [], op)
