@@ -53,7 +53,10 @@ def _follow(config: Config, handle, stop: threading.Event, freshness):
     def on_error(exc: BaseException) -> None:
         echo(f"brainwork serve: watching stopped ({exc}); every command syncs first", err=True)
 
-    watcher = VaultWatcher(config, on_batch, on_error=on_error)
+    def on_warning(exc: BaseException) -> None:
+        echo(f"brainwork serve: {exc}; still following the vault, by polling until it is renamed or removed", err=True)
+
+    watcher = VaultWatcher(config, on_batch, on_error=on_error, on_warning=on_warning)
     watcher.start()
     watcher.ready.wait(5.0)
     freshness.following = lambda: watcher.is_running and watcher.ready.is_set()
