@@ -75,9 +75,9 @@ def neighbourhood_title(rows: list[Neighbour], hops: int, width: int | None = No
     more pages).
 
     ``width`` is the panel's width in cells: the title drops its words from
-    the front until it fits inside the border (corners and a space each
-    side take 4 cells), so at 80 columns the count stays readable instead
-    of Textual cutting the end ("Neighbourhood · 1…")."""
+    the front until it fits inside the border (Textual draws ``╭─ `` before
+    it and `` ─╮`` after: 6 cells), so at 80 columns the count stays
+    readable instead of Textual cutting the end ("Neighbourhood · 1…")."""
     pages = {r.id for r in rows if r.hop <= hops}
     if hops > 1:
         forms = [f"{hops} hops · {len(pages)} page{'s' if len(pages) != 1 else ''}"]
@@ -86,7 +86,7 @@ def neighbourhood_title(rows: list[Neighbour], hops: int, width: int | None = No
     forms = [f"Neighbourhood · {forms[0]}", forms[0], forms[0].split(" · ", 1)[1]]
     if width is None:
         return forms[0]
-    return next((f for f in forms if len(f) + 4 <= width), forms[-1])
+    return next((f for f in forms if len(f) + 6 <= width), forms[-1])
 
 
 def filter_pages(pages: list[PageRow], type_: str | None, text: str) -> list[PageRow]:
