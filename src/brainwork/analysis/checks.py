@@ -29,9 +29,8 @@ from brainwork.analysis.titles import diary_title
 from brainwork.config import Config
 from brainwork.model import ParseError
 from brainwork.store import Store
-from brainwork.store import checks_read, graph, quality, vectors
-from brainwork.store.checks_read import PageHeads
-from brainwork.store.quality import LinkRow
+from brainwork.store import graph, quality, vectors
+from brainwork.store.quality import LinkRow, PageHeads
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
 from brainwork.vault.resolve import Resolver, norm
@@ -52,21 +51,21 @@ class Context:
     @cached_property
     def pages(self) -> PageHeads:
         """Columns of every Markdown page but the bodies (see
-        :func:`brainwork.store.checks_read.page_heads`); the bodies are read
+        :func:`brainwork.store.quality.page_heads`); the bodies are read
         when a check needs them (:meth:`bodies`, :meth:`bodies_of`), so they
         are never all held at once: at 50,000 pages one read of every page
         with its body held ~270 MB (Kùzu's memory and the strings)."""
-        return checks_read.page_heads(self.store)
+        return quality.page_heads(self.store)
 
     def bodies(self) -> Iterator[str]:
         """Every page's body (Markdown after the frontmatter, ``''`` when
         empty), in the order of :attr:`pages`, read a chunk at a time."""
-        for part in checks_read.body_chunks(self.store, self.pages.id):
+        for part in quality.body_chunks(self.store, self.pages.id):
             yield from part
 
     def bodies_of(self, rows: Iterable[int]) -> dict[int, str]:
         """``{row: body}`` for the given rows of :attr:`pages`."""
-        return checks_read.bodies_of(self.store, self.pages.id, set(rows))
+        return quality.bodies_of(self.store, self.pages.id, set(rows))
 
     @cached_property
     def names(self) -> list[list[str]]:
@@ -89,7 +88,7 @@ class Context:
 
     @cached_property
     def links(self) -> list[LinkRow]:
-        return checks_read.link_rows(self.store)
+        return quality.link_rows(self.store)
 
     @cached_property
     def parse_errors(self) -> list[ParseError]:
@@ -356,7 +355,7 @@ def stub(ctx: Context) -> list[Finding]:
     # The fields of the short records, read in one query (one query per page
     # costs a scan of the bodies' table each: ~50 ms at 50,000 pages).
     keyed = [i for i, _ in short if _text_keys(ctx.pages.type[i])]
-    fields = checks_read.page_fields(ctx.store, [ctx.pages.id[i] for i in keyed]) if keyed else {}
+    fields = quality.page_fields(ctx.store, [ctx.pages.id[i] for i in keyed]) if keyed else {}
     out = []
     for i, n in short:
         pid = ctx.pages.id[i]
