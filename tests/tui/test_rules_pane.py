@@ -140,17 +140,27 @@ async def test_approve_makes_it_doctrine_and_undo_reverts(rules_config, settle) 
     assert CI not in doctrine_ids(rules_config)
 
 
+EDITED = "When a CI job fails, read its log and name the cause before any re-run."
+
+
+async def edit_in_place(pilot, screen: RulesScreen, text: str) -> None:
+    """``e`` on the highlighted candidate, then its text replaced by ``text``
+    as typing would (an unsaved edit in ``screen.edits``)."""
+    await pilot.press("e")
+    box = screen.query_one(RuleText)
+    assert pilot.app.focused is box
+    box.load_text(text)  # load_text does not post Changed: type one char and delete it
+    box.move_cursor(box.document.end)
+    await pilot.press("x", "backspace")
+    assert screen.edits == {screen.current: text}
+
+
 async def test_edit_in_place_then_approve(rules_config, settle) -> None:
     app = BrainworkApp(rules_config)
-    new = "When a CI job fails, read its log and name the cause before any re-run."
+    new = EDITED
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
-        await pilot.press("e")
-        box = screen.query_one(RuleText)
-        assert app.focused is box
-        box.load_text(new)  # load_text does not post Changed: type one char and delete it
-        box.move_cursor(box.document.end)
-        await pilot.press("x", "backspace")
+        await edit_in_place(pilot, screen, new)
         assert screen.edits == {CI: new}
         await pilot.press("escape")
         assert app.focused is screen.query_one(RuleList)
@@ -301,14 +311,10 @@ async def test_an_edit_overtaken_by_a_decision_elsewhere_is_not_lost(rules_confi
     import dataclasses
 
     app = BrainworkApp(rules_config)
-    new = "When a CI job fails, read its log and name the cause before any re-run."
+    new = EDITED
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, settle)
-        await pilot.press("e")
-        box = screen.query_one(RuleText)
-        box.load_text(new)
-        box.move_cursor(box.document.end)
-        await pilot.press("x", "backspace")
+        await edit_in_place(pilot, screen, new)
         assert screen.edits == {CI: new}
         rules = copy.deepcopy(screen.view.rules)
         rules[CI]["status"] = "active"
