@@ -73,8 +73,8 @@ def test_a_merge_goes_the_way_the_duplicate_findings_merge_fix_goes(learn_vault)
     workbench's ``m`` on the duplicate finding does: into the page more
     links point to (tools/pgdump, 2 links, into tools/pg-dump, 9)."""
     from brainwork.analysis.findings import check
-    from brainwork.learn.dream import gather, merge_direction
-    from brainwork.service.views import incoming_links
+    from brainwork.learn.dream import gather
+    from brainwork.ops.merge import incoming_links, merge_direction
 
     config, store = learn_vault
     merges = {p["source"]: p["target"] for kind, _k, _s, p in gather(config, store, today="2026-12-02") if kind == "merge"}

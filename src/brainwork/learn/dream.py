@@ -23,6 +23,7 @@ from datetime import date, datetime, timezone
 from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.learn.wording import counted
+from brainwork.ops.merge import merge_direction
 from brainwork.store import Store
 from brainwork.store import review as rq
 
@@ -92,31 +93,6 @@ def queue(store: Store, state: str | None = "pending") -> list[Proposal]:
     rows = rq.proposals(store, None)
     out = [_proposal(store, r) for r in rows]
     return out if state is None else [p for p in out if p.state == state]
-
-
-def _incoming_links(store: Store, page_id: str) -> int:
-    """Links to ``page_id`` written in other files (0 for a page that is
-    gone): what :func:`brainwork.service.views.incoming_links` counts for the
-    workbench, read from the same edges (the service layer sits above
-    learn, so it cannot be imported here)."""
-    from brainwork.store import graph
-
-    try:
-        edges = graph.page_edges(store, page_id)
-    except Exception:  # a page that vanished: the merge plan reports it
-        return 0
-    return sum(1 for e in edges.in_ if e.file != page_id)
-
-
-def merge_direction(store: Store, page: str, other: str) -> tuple[str, str]:
-    """``(source, target)`` for merging the duplicate pair of a finding on
-    ``page`` (``other`` its partner): the page more links point to is kept
-    (fewer links to rewrite), the finding's own page on a tie. The rule the
-    duplicate finding's merge fix applies in the workbench (findings pane,
-    ``m``), so the review queue proposes the same direction."""
-    if _incoming_links(store, other) > _incoming_links(store, page):
-        return page, other
-    return other, page
 
 
 def gather(config: Config, store: Store, *, today: str | date | None = None, embedder=None) -> list[tuple[str, str, str, dict]]:

@@ -198,6 +198,27 @@ def _body_of(text: str) -> str:
     return body
 
 
+def incoming_links(store: Store, page_id: str) -> int:
+    """Links to ``page_id`` written in other files (0 for a page that is
+    gone: the merge plan then reports it)."""
+    try:
+        edges = graph.page_edges(store, page_id)
+    except Exception:  # a page that vanished between the finding and the plan
+        return 0
+    return sum(1 for e in edges.in_ if e.file != page_id)
+
+
+def merge_direction(store: Store, page: str, other: str) -> tuple[str, str]:
+    """``(source, target)`` for merging a duplicate pair, ``page`` the
+    finding's page and ``other`` its partner: the page more links point to
+    is kept (fewer links to rewrite), ``page`` on a tie. The duplicate
+    finding's merge fix (the findings pane's ``m``) and the review queue's
+    merge proposals both follow it."""
+    if incoming_links(store, other) > incoming_links(store, page):
+        return page, other
+    return other, page
+
+
 def plan_merge(
     config: Config, store: Store, source: str, target: str, *, prefer: str | dict[str, str] | None = None,
     refresh: bool = True,

@@ -292,17 +292,6 @@ def new_page_path(target: str, from_path: str) -> str:
     return f"{folder}/{stem}.md" if folder else f"{stem}.md"
 
 
-def incoming_links(store: "Store", page_id: str) -> int:
-    """Links to ``page_id`` written in other files (0 for a page that is gone)."""
-    from brainwork.store import graph
-
-    try:
-        edges = graph.page_edges(store, page_id)
-    except Exception:  # a page that vanished: let the merge plan report it
-        return 0
-    return sum(1 for e in edges.in_ if e.file != page_id)
-
-
 def page_title(pages: "Iterable[PageRow]", page_id: str) -> str:
     """The title of ``page_id`` in ``pages`` (its id when it has none or is not listed)."""
     for p in pages:

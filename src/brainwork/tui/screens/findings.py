@@ -41,7 +41,6 @@ from brainwork.service.views import (
     findings_view,
     fixes_for,
     folder_type,
-    incoming_links,
     location,
     new_page_path,
     page_title,
@@ -747,12 +746,10 @@ class FindingsScreen(PreviewReader, PaneScreen):
         """Plan merging ``source`` into ``target`` in a worker, then ask.
         ``choose``: keep whichever page more links point to (fewer links to
         rewrite; the modal's ``s`` swaps)."""
-        from brainwork.ops.merge import plan_merge
+        from brainwork.ops.merge import merge_direction, plan_merge
 
         def plan(config, store):
-            src, dst = source, target
-            if choose and incoming_links(store, src) > incoming_links(store, dst):
-                src, dst = dst, src
+            src, dst = merge_direction(store, target, source) if choose else (source, target)
             return plan_merge(config, store, src, dst)
 
         self._run(
