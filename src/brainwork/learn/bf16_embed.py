@@ -23,6 +23,7 @@ Invariants:
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import threading
@@ -139,8 +140,6 @@ class Bf16Encoder:
         self._torch = torch
         self._model = model.eval()
         self.max_seq = int(window)
-        import inspect
-
         self._types = "token_type_ids" in inspect.signature(model.forward).parameters
         self._positions = int(getattr(model.config, "max_position_embeddings", 0) or self.max_seq)
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))

@@ -232,7 +232,20 @@ class SentenceEmbedder(Embedder):
         return _normalise(out)
 
 
-class OnnxEmbedder(Embedder):
+class _EncoderEmbedder(Embedder):
+    """An embedder over an encoder object whose ``encode(texts)`` returns one
+    row per text (ONNX Runtime's, or torch's bf16 one): rows normalised
+    again here, an empty list as a (0, 384) array."""
+
+    _encoder = None
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        return _normalise(self._encoder.encode(list(texts)))
+
+
+class OnnxEmbedder(_EncoderEmbedder):
     """The model run by ONNX Runtime from a derived ONNX file (see
     :mod:`brainwork.learn.onnx_embed`). The fp32 graph has the torch path's
     ``name``, so their vectors share the cache; the int8 graph's name ends in
@@ -248,13 +261,8 @@ class OnnxEmbedder(Embedder):
         self.name = name
         self.path = path
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, DIM), dtype=np.float32)
-        return _normalise(self._encoder.encode(list(texts)))
 
-
-class Bf16Embedder(Embedder):
+class Bf16Embedder(_EncoderEmbedder):
     """The model in bfloat16 through torch (:class:`brainwork.learn.bf16_embed.Bf16Encoder`),
     under the fp32 name: its vectors are within ``gap`` (checked on the probe
     texts, at most 1e-3) of the fp32 graph's."""
@@ -263,11 +271,6 @@ class Bf16Embedder(Embedder):
         self._encoder = encoder
         self.name = name
         self.gap = gap
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, DIM), dtype=np.float32)
-        return _normalise(self._encoder.encode(list(texts)))
 
     @property
     def status(self) -> str:
