@@ -104,11 +104,7 @@ _BITMAP_MASK = (1 << 20) - 1
 def _page_terms(body: str, table: dict[str, int]) -> np.ndarray:
     """One page's distinct terms, ascending: the hashes of its adjacent word
     pairs (``table`` caches each distinct word's stable hash)."""
-    ws = body.casefold().split()
-    new = list(set(ws).difference(table))
-    if new:
-        table.update(zip(new, _stable_hashes(new)))
-    words = np.fromiter(map(table.__getitem__, ws), dtype=np.int64, count=len(ws))
+    words = _hashes_of(body.casefold().split(), table)
     with np.errstate(over="ignore"):
         terms = words[:-1] * np.int64(1_000_003) + words[1:]
     terms.sort()
@@ -128,8 +124,9 @@ _PY_ONLY_SPACE = re.compile("[\x1c-\x1f]")
 
 
 def _hashes_of(words: list[str], table: dict[str, int]) -> np.ndarray:
-    """The stable hashes of ``words`` (``table`` caches them), as int64."""
-    new = [w for w in words if w not in table]
+    """The stable hashes of ``words`` (``table`` caches them; each word not
+    in it is hashed once however often it occurs), as int64."""
+    new = list(set(words).difference(table))
     if new:
         table.update(zip(new, _stable_hashes(new)))
     return np.fromiter(map(table.__getitem__, words), dtype=np.int64, count=len(words))
