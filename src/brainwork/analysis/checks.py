@@ -352,8 +352,8 @@ def stub(ctx: Context) -> list[Finding]:
         n = visible_chars(body, at_least=limit)
         if n < limit:
             short.append((i, n))
-    # The fields of the short records, read in one query (one query per page
-    # costs a scan of the bodies' table each: ~50 ms at 50,000 pages).
+    # The fields of the short records, read in one query rather than one
+    # graph.get_page per page (a query each, and each reads the body too).
     keyed = [i for i, _ in short if _text_keys(ctx.pages.type[i])]
     fields = quality.page_fields(ctx.store, [ctx.pages.id[i] for i in keyed]) if keyed else {}
     out = []
