@@ -162,8 +162,9 @@ def _shared_texts(column, canon: dict[str, str]) -> list:
 
 def link_rows(store: Store) -> list[LinkRow]:
     """Every link occurrence stored as an edge, live and dead, table by
-    table, with each distinct text of a column held once: the endpoints, files and places repeat across
-    rows, and a new string per cell is ~45 MB at 50,000 pages (140,000 rows)."""
+    table, with each distinct text of a column held once: the endpoints,
+    files and places repeat across rows, and a new string per cell is
+    ~45 MB at 50,000 pages (140,000 rows)."""
     out: list[LinkRow] = []
     canon: dict[str, str] = {}
     for table in EDGE_TABLES:
