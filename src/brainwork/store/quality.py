@@ -139,10 +139,14 @@ def bodies_of(store: Store, ids: Sequence[str], wanted: set[int], step: int = BO
 
 def page_fields(store: Store, ids: Sequence[str]) -> dict[str, dict]:
     """``{page id: its frontmatter fields}`` for ``ids``, in one query
-    (a missing page is left out)."""
+    (a missing page is left out): by primary key through ``UNWIND``, as
+    :func:`brainwork.store.delta.stored_columns` reads (``p.id IN $ids``
+    scans every page's columns)."""
     if not ids:
         return {}
-    table = store.arrow("MATCH (p:Page) WHERE p.id IN $ids RETURN p.id AS id, p.fields AS fields", {"ids": list(ids)})
+    table = store.arrow(
+        "UNWIND $ids AS i MATCH (p:Page {id: i}) RETURN p.id AS id, p.fields AS fields", {"ids": sorted(set(ids))}
+    )
     if not table.num_rows:
         return {}
     return {pid: json.loads(f or "{}") for pid, f in zip(table.column("id").to_pylist(), table.column("fields").to_pylist())}
