@@ -30,7 +30,7 @@ from pydantic import Field, ValidationError
 from brainwork import __version__
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.learn.wording import noun
+from brainwork.wording import noun
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.service.owner import Reply
 from brainwork.vocabulary import TYPE_FIELDS

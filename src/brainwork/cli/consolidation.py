@@ -14,7 +14,7 @@ import click
 from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import StoreBusy
-from brainwork.learn.wording import counted
+from brainwork.wording import counted
 from brainwork.vocabulary import RULE_STATUSES
 
 UNDO_HINT = "undo with `brainwork undo`"

@@ -17,7 +17,7 @@ import click
 from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.learn.wording import counted
+from brainwork.wording import counted
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.vocabulary import TYPE_FIELDS
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable
 
 from brainwork.config import Config
 from brainwork.errors import PageNotFound, UserError
-from brainwork.learn.wording import noun
+from brainwork.wording import noun
 from brainwork.ops import gitcommit
 from brainwork.ops.journal import create_new_file
 from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter

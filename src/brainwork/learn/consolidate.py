@@ -71,7 +71,7 @@ from brainwork.config import Config
 from brainwork.learn.pagefile import Edits, add_items, link
 from brainwork.learn.rules import DECLINED_EVIDENCE, EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
 from brainwork.learn.similarity import DIM, centroid, matrix, mean_pairwise, page_vectors, unit
-from brainwork.learn.wording import counted
+from brainwork.wording import counted
 from brainwork.ops import changeset
 from brainwork.store import Store
 from brainwork.store import learning as q

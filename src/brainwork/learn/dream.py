@@ -22,7 +22,7 @@ from datetime import date, datetime, timezone
 
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.learn.wording import counted
+from brainwork.wording import counted
 from brainwork.ops.merge import merge_direction
 from brainwork.store import Store
 from brainwork.store import review as rq

@@ -28,7 +28,7 @@ from brainwork.learn.replay import replay
 from brainwork.learn.rule import (
     EVIDENCE_KEY, PROMOTED_KEY, PROMOTED_TO_KEY, PROPOSED_SUPERSEDES_KEY, Rule, get_rule, list_rules,
 )
-from brainwork.learn.wording import counted
+from brainwork.wording import counted
 from brainwork.ops import unit_of_work
 from brainwork.ops.operation import Operation
 from brainwork.store import Store

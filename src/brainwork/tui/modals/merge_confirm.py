@@ -31,6 +31,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from brainwork.ops.merge import MergePlan
+from brainwork.wording import counted
 
 #: Link rewrites listed in the modal (the count is always complete).
 LINKS_LISTED = 12
@@ -40,10 +41,6 @@ SIDE_BY_SIDE_ROWS = 300
 
 _LEFT = {"delete": "red", "replace": "red"}
 _RIGHT = {"insert": "green", "replace": "green"}
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def summary_content(plan: MergePlan) -> Content:
@@ -61,10 +58,10 @@ def summary_content(plan: MergePlan) -> Content:
         ),
         Content.from_markup(
             "[b]$links[/b] redirected in $others · [b]$files[/b] touched · $conflicts",
-            links=_n(plan.links_rewritten, "link"),
-            others=_n(others, "other file"),
-            files=_n(len(plan.pages_touched), "file"),
-            conflicts=Content.from_markup("[b $warning]$c[/]", c=_n(len(plan.conflicts), "conflict"))
+            links=counted(plan.links_rewritten, "link"),
+            others=counted(others, "other file"),
+            files=counted(len(plan.pages_touched), "file"),
+            conflicts=Content.from_markup("[b $warning]$c[/]", c=counted(len(plan.conflicts), "conflict"))
             if plan.conflicts
             else Content("no conflicts"),
         ),

@@ -44,6 +44,7 @@ from brainwork.tui.modals.replay import ReplayScreen
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.effect_chart import EffectChart, effect_title
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
+from brainwork.wording import counted
 
 #: Characters of the dim second line under a rule in the list (it fits the
 #: list at its narrowest).
@@ -262,10 +263,6 @@ def short_id(page_id: str) -> str:
     return page_id.rsplit("/", 1)[-1]
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def _rate(side: dict | None) -> str:
     return "—" if side is None or side["rate"] is None else f"{side['rate']:.2f}"
 
@@ -282,14 +279,14 @@ def effect_numbers(rule: dict) -> Text:
     before, after = lesson["before"], lesson["after"]
     text.append("Repeats on tasks of its kind\n", style="bold")
     text.append(f"before  {_rate(before)}")
-    text.append(f"  {before['repeated']} of {_n(before['tasks'], 'task')}\n", style="dim")
+    text.append(f"  {before['repeated']} of {counted(before['tasks'], 'task')}\n", style="dim")
     if after is not None:
         text.append(f"after   {_rate(after)}")
-        text.append(f"  {after['repeated']} of {_n(after['tasks'], 'task')}\n", style="dim")
+        text.append(f"  {after['repeated']} of {counted(after['tasks'], 'task')}\n", style="dim")
     verdict = lesson["verdict"]
     style = {FEWER: "bold green", NOT_FEWER: "bold red"}.get(verdict, "dim")
     text.append(verdict, style=style)
-    text.append(f"\nin the room: {lesson['repeats_in_room']} of {_n(lesson['repeats'], 'repeat')}", style="dim")
+    text.append(f"\nin the room: {lesson['repeats_in_room']} of {counted(lesson['repeats'], 'repeat')}", style="dim")
     text.append(f"\nsince {rule.get('activated') or '?'} · p: replay", style="dim")
     return text
 
@@ -317,7 +314,7 @@ def doctrine_summary(view: RulesView) -> Text:
     text.append("Doctrine  ", style="bold")
     share = f" ({d['tokens'] / d['budget']:.0%})" if d.get("budget") else ""
     text.append(f"{d['tokens']:,} / {d['budget']:,} tokens{share}\n", style="bold red" if d.get("over_budget") else "")
-    text.append(f"          {_n(active, 'active rule')}\n", style="dim")
+    text.append(f"          {counted(active, 'active rule')}\n", style="dim")
     if d.get("over_budget"):
         text.append("over budget: tighten, merge or retire rules\n", style="red")
     text.append("Pruning   ", style="bold")
@@ -447,9 +444,9 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         if missing and not worker.is_cancelled:
             self.post_message(RulesLoaded(request_id, first))
             if embed.loaded_embedder(app.config) is None:
-                self.post_message(RulesProgressed(request_id, f"Loading the embedding model to embed {_n(len(missing), 'page')}…"))
+                self.post_message(RulesProgressed(request_id, f"Loading the embedding model to embed {counted(len(missing), 'page')}…"))
             emb = app.learning.load_embedder()
-            self.post_message(RulesProgressed(request_id, f"Embedding {_n(len(missing), 'page')} ({emb.name})…"))
+            self.post_message(RulesProgressed(request_id, f"Embedding {counted(len(missing), 'page')} ({emb.name})…"))
             app.operations.wait_for_index()
             embedded = app.learning.embed_without_holding(emb, ids=missing)
         if worker.is_cancelled:
@@ -507,7 +504,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         self.query_one("#rules-doctrine", Static).update(doctrine_summary(view))
         left = self.query_one("#rules-left")
         cands = sum(1 for r in view.rules.values() if r["status"] == "candidate")
-        left.border_title = f"Rules · {_n(cands, 'candidate')}"
+        left.border_title = f"Rules · {counted(cands, 'candidate')}"
         self._update_subtitle()
         if not view.order:
             self._message(
@@ -544,7 +541,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
     def _prompt(self, rule: dict) -> Content:
         title = rule["title"] or rule["id"]
         if rule["status"] == "candidate":
-            extra = _n(len(rule["evidence"]), "correction")
+            extra = counted(len(rule["evidence"]), "correction")
             if rule["id"] in self.edits:
                 extra += " · edited"
         elif rule["status"] == "active" and (self.view is not None and not self.view.figures or rule.get(FIGURES_PENDING)):
@@ -622,7 +619,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         if rule.get("retired"):
             dates.append(f"retired {rule['retired']}")
         if rule["status"] == "candidate":
-            dates.append(_n(len(rule["evidence"]), "correction"))
+            dates.append(counted(len(rule["evidence"]), "correction"))
         dates = [d for d in dates if d]
         if dates:
             head.append("\n" + " · ".join(dates), style="dim")
@@ -715,7 +712,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         if not rows:
             text.append("none recorded", style="dim")
         else:
-            text.append(f"{_n(len(rows), 'correction')} from {_n(len(tasks), 'task')}")
+            text.append(f"{counted(len(rows), 'correction')} from {counted(len(tasks), 'task')}")
             sim = view.cluster.get(rule["id"]) if view else None
             if sim is not None:
                 text.append(f" · similarity {sim[0]:.2f} ", style="")
@@ -932,7 +929,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         if decision.action in ("approve", "supersede"):
             text += " — it is in the doctrine now"
             if decision.corrections:
-                text += f"; {_n(len(decision.corrections), 'correction')} promoted"
+                text += f"; {counted(len(decision.corrections), 'correction')} promoted"
             if decision.back:
                 text += f"; {len(decision.back)} back to the inbox"
         if decision.retired and decision.action != "retire":

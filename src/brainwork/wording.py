@@ -1,6 +1,7 @@
 """Counts in messages: ``1 correction``, ``2 corrections``, never
-``correction(s)``. English nouns of the learning loop take ``s`` (rule,
-correction, cluster, task, argument, field); pass ``plural`` otherwise."""
+``correction(s)``. A leaf module, so that every layer words its counts
+alike. The nouns in messages take ``s`` (rule, correction, cluster, task,
+link, file, argument, field); pass ``plural`` otherwise."""
 
 from __future__ import annotations
 

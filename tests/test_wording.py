@@ -1,6 +1,6 @@
 """Counts in the learning loop's messages agree with their number."""
 
-from brainwork.learn.wording import counted, noun
+from brainwork.wording import counted, noun
 
 
 def test_counted_agrees_with_the_number():
