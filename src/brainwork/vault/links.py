@@ -58,6 +58,15 @@ MDLINK_REF_USE = re.compile(r"\]\[[^\]\n]*\]")
 #: list items and quotes a definition follows the markers).
 MDLINK_REF_DEF = re.compile(r"\[[^\]\n]+\]:.*$", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+#: A ``](`` whose destination may be a local file: after the whitespace
+#: MDLINK allows there, neither a URL scheme (``https:``), ``#`` nor ``//``
+#: (a destination that starts with one of these is skipped whatever MDLINK
+#: matches around it: the destination group starts at the first character
+#: that is not whitespace and never ends inside such a start). A text with
+#: no such ``](`` holds no Markdown link to a local file, so its MDLINK
+#: scan is skipped: 13 of obsidian-hub's 6,549 bodies with a ``](`` have
+#: one; the others' 49,000 web links cost a scan of ~0.09 s CPU.
+_MDLINK_LOCAL = re.compile(r"\]\(\s*(?![A-Za-z][A-Za-z0-9+.\-]*:|#|//)")
 # A code span: a backtick run not preceded by a backtick, up to the first run
 # of the same length (not across a blank line). Written to start with the
 # literal backtick (searched in C): ten times faster than opening with the
@@ -374,7 +383,7 @@ def body_links(text: str, body_start: int, body_line: int, masked: str | None = 
         found.append((start, Link(target=target, edge=BODY_EDGE, line=line, where="body", label=label,
                                   heading=heading, embed=embed, raw=body[start:end], start=body_start + start,
                                   end=body_start + end, style="wikilink")))
-    if "](" in masked:
+    if "](" in masked and _MDLINK_LOCAL.search(masked):
         for m in _MDLINK_SCAN.finditer(masked):
             # The destination first: most candidates are web links, skipped
             # whatever else holds (every test here only skips).
