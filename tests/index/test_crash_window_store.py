@@ -36,7 +36,7 @@ def _dump(store: Store) -> dict:
     return {
         "pages": sorted(map(repr, store.execute(
             "MATCH (p:Page) OPTIONAL MATCH (b:PageBody {id: p.id}) "
-            "RETURN p.id, p.path, p.kind, p.title, p.aliases, p.hash, p.size, p.links, b.body"))),
+            "RETURN p.id, p.path, p.kind, p.title, p.aliases, p.hash, p.size, b.links, b.body"))),
         "edges": sorted(map(repr, store.execute(
             "MATCH (a:Page)-[r]->(b) RETURN label(r), a.id, b.id, label(b), r.file, r.line, r.place, r.target, "
             "r.label, r.heading, r.embed, r.ambiguous, r.reverse"))),

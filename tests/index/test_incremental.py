@@ -24,7 +24,7 @@ def dump(store: Store) -> dict:
         r["id"]: r for r in store.rows(
             "MATCH (p:Page) OPTIONAL MATCH (b:PageBody {id: p.id}) "
             "RETURN p.id AS id, p.path AS path, p.kind AS kind, p.title AS title, p.type AS type, "
-            "p.aliases AS aliases, p.tags AS tags, p.hash AS hash, p.size AS size, p.links AS links, b.body AS body, "
+            "p.aliases AS aliases, p.tags AS tags, p.hash AS hash, p.size AS size, b.links AS links, b.body AS body, "
             "p.fields AS fields, p.body_line AS body_line"
         )
     }

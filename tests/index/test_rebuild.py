@@ -91,7 +91,7 @@ def vault_with_history(make_vault):
 
 
 def _derived(store: Store) -> tuple:
-    pages = sorted(store.execute("MATCH (p:Page) RETURN p.id, p.hash, p.kind, p.links"))
+    pages = sorted(store.execute("MATCH (p:Page) OPTIONAL MATCH (b:PageBody {id: p.id}) RETURN p.id, p.hash, p.kind, b.links"))
     edges = sorted(store.execute("MATCH (a:Page)-[r]->(b) RETURN label(r), a.id, b.id, r.line, r.target, r.label"))
     return pages, edges
 

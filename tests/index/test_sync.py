@@ -324,7 +324,7 @@ def test_progress_callback(cfg, st):
 def test_links_json_round_trip_keeps_resolution(cfg, st, vault):
     """Unchanged pages are re-resolved from the links stored in the Page row."""
     sync(cfg, st)
-    stored = json.loads(st.scalar("MATCH (p:Page {id: 'tasks/renew-cert'}) RETURN p.links"))
+    stored = json.loads(st.scalar("MATCH (b:PageBody {id: 'tasks/renew-cert'}) RETURN b.links"))
     assert len(stored) == 5
     (vault / "unrelated.md").write_text("x")
     rep = sync(cfg, st)

@@ -2,8 +2,8 @@
 wrote), instead of :func:`brainwork.store.graph.apply_sync`'s rewrite of
 every edge. Used by :mod:`brainwork.index.incremental`.
 
-Changed pages keep their node (columns ``SET``; a changed body's
-``PageBody`` row is deleted and created again), so edges other files hold
+Changed pages keep their node (columns ``SET``; when the body or links
+changed, the ``PageBody`` row is deleted and created again), so edges other files hold
 to them survive; only the edges written in the affected files are deleted
 and re-created; dead-link targets (``Missing``) are added as needed and
 dropped when nothing points at them any more. Everything happens in one
@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from brainwork.store.db import Store
-from brainwork.store.graph import _schemas, _table, copy_pages, delete_bodies, page_table
-from brainwork.store.schema import EDGE_TABLES, PAGE_COLUMNS, PAGE_NODE_COLUMNS
+from brainwork.store.graph import BY_ROW_ID, _schemas, _table, copy_pages, delete_bodies, page_table, set_mtimes
+from brainwork.store.schema import EDGE_TABLES, PAGE_BODY_COLUMNS, PAGE_COLUMNS, PAGE_NODE_COLUMNS, TEXT_COLUMNS
 
 ALL_COLUMNS = tuple(name for name, _ in PAGE_COLUMNS if name != "id")
 
@@ -122,13 +122,17 @@ def page_names(store: Store) -> dict[str, list[str]]:
 
 
 def page_links(store: Store, ids: list[str] | None = None) -> dict[str, str]:
-    """``{page id: raw links JSON}`` of the pages ``ids`` (every page when None)."""
+    """``{page id: raw links JSON}`` of the pages ``ids`` (when None: of
+    every page, and of every attachment, whose links are ``'[]'``; read
+    from ``PageBody`` alone, no join to ``Page``)."""
     if ids is None:
-        t = store.arrow("MATCH (p:Page) WHERE p.kind = 'page' RETURN p.id AS id, p.links AS links").to_pydict()
+        t = store.arrow("MATCH (b:PageBody) RETURN b.id AS id, b.links AS links").to_pydict()
     elif not ids:
         return {}
     else:
-        t = store.arrow("MATCH (p:Page) WHERE p.id IN $ids RETURN p.id AS id, p.links AS links", {"ids": ids}).to_pydict()
+        t = store.arrow(
+            "UNWIND $ids AS i MATCH (b:PageBody {id: i}) RETURN b.id AS id, b.links AS links", {"ids": sorted(set(ids))},
+        ).to_pydict()
     return dict(zip(t["id"], t["links"]))
 
 
@@ -153,11 +157,12 @@ def _insert_pages(store: Store, rows: list[dict[str, Any]]) -> None:
 
 def _insert_bodies(store: Store, rows: list[dict[str, Any]]) -> None:
     """CREATE the ``PageBody`` rows of page rows ``rows`` (their old rows
-    already deleted): bodies are replaced, never SET (schema.PAGE_NODE_COLUMNS)."""
+    already deleted): these columns are replaced, never SET (schema.TEXT_COLUMNS)."""
     if rows:
+        props = ", ".join(f"{c}: r.{c}" for c, _ in PAGE_BODY_COLUMNS)
         store.execute(
-            "UNWIND $rows AS r CREATE (:PageBody {id: r.id, body: r.body})",
-            {"rows": [{"id": r["id"], "body": r.get("body")} for r in rows]},
+            f"UNWIND $rows AS r CREATE (:PageBody {{{props}}})",
+            {"rows": [{c: r.get(c) for c, _ in PAGE_BODY_COLUMNS} for r in rows]},
         )
 
 
@@ -167,16 +172,19 @@ def missing_ids(store: Store) -> set[str]:
 
 
 def stored_columns(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """``{id: {column: value}}`` of the :data:`COMPARED` columns of pages ``ids``."""
+    """``{id: {column: value}}`` of the :data:`COMPARED` columns of pages ``ids``
+    (links from ``PageBody``, by primary key too)."""
     if not ids:
         return {}
-    cols = ", ".join(f"p.{c} AS {c}" for c in COMPARED)
+    cols = ", ".join(f"{'b' if c in TEXT_COLUMNS else 'p'}.{c} AS {c}" for c in COMPARED)
     if len(ids) <= FEW_FILES:
         # By primary key, one query each: ``p.id IN $ids`` reads these
         # columns of every page (~0.07 s at 50,000 pages).
         out = {}
         for i in ids:
-            for r in store.rows(f"MATCH (p:Page {{id: $id}}) RETURN p.id AS id, {cols}", {"id": i}):
+            for r in store.rows(
+                f"MATCH (p:Page {{id: $id}}) OPTIONAL MATCH (b:PageBody {{id: $id}}) RETURN p.id AS id, {cols}", {"id": i},
+            ):
                 out[r["id"]] = r
         return out
     # More: still by primary key, through UNWIND (an index lookup per id).
@@ -185,7 +193,10 @@ def stored_columns(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     # 0.06-0.08 s.
     return {
         r["id"]: r
-        for r in store.rows(f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) RETURN p.id AS id, {cols}", {"ids": sorted(set(ids))})
+        for r in store.rows(
+            f"UNWIND $ids AS i MATCH (p:Page {{id: i}}) OPTIONAL MATCH (b:PageBody {{id: i}}) RETURN p.id AS id, {cols}",
+            {"ids": sorted(set(ids))},
+        )
     }
 
 
@@ -228,10 +239,12 @@ def apply_delta(
         # Kùzu 0.11.3: on a multi-pair REL table (Page->Page, Page->Missing)
         # a filtered DELETE through unlabelled endpoints skips or picks the
         # wrong rows; labelled endpoints, one statement per pair, are exact.
+        # Endpoints bound through WITH: ``{id: k.src}`` on the struct's
+        # field is no key lookup (see graph.BY_ROW_ID).
         for (table, node), keys in edge_deletes.items():
             if keys:
                 store.execute(
-                    f"UNWIND $keys AS k MATCH (a:Page {{id: k.src}})-[r:{table}]->(b:{node} {{id: k.dst}}) "
+                    f"UNWIND $keys AS k WITH k, k.src AS s, k.dst AS d MATCH (a:Page {{id: s}})-[r:{table}]->(b:{node} {{id: d}}) "
                     "WHERE r.file = k.file AND r.line = k.line AND r.target = k.target DELETE r",
                     {"keys": [{"src": k["from"], "dst": k["to"], "file": k["file"], "line": k["line"], "target": k["target"]} for k in keys]},
                 )
@@ -248,24 +261,20 @@ def apply_delta(
         for columns, rows in updated.items():
             if not columns or not rows:
                 continue
-            if "body" in columns:
+            if any(c in TEXT_COLUMNS for c in columns):
                 new_bodies.extend(rows)
-                columns = tuple(c for c in columns if c != "body")
+                columns = tuple(c for c in columns if c not in TEXT_COLUMNS)
                 if not columns:
                     continue
             sets = ", ".join(f"p.{c} = r.{c}" for c in columns)
             slim = [{"id": r["id"], **{c: r[c] for c in columns}} for r in rows]
-            store.execute(f"UNWIND $rows AS r MATCH (p:Page {{id: r.id}}) SET {sets}", {"rows": slim})
+            store.execute(f"{BY_ROW_ID}SET {sets}", {"rows": slim})
         if new_bodies:
             delete_bodies(store, [r["id"] for r in new_bodies])
             _insert_bodies(store, new_bodies)
         if added:
             _insert_pages(store, added)
-        if touched:
-            store.execute(
-                "UNWIND $rows AS r MATCH (p:Page {id: r.id}) SET p.mtime_ns = r.m",
-                {"rows": [{"id": i, "m": m} for i, m in touched]},
-            )
+        set_mtimes(store, touched)
         if clear_error_paths:
             store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
         if errors:

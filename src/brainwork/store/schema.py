@@ -2,7 +2,7 @@
 
 Pages (and attachments, ``kind = 'attachment'``) are ``Page`` nodes keyed by
 page id (vault-relative path without ``.md``); a page's body is its
-``PageBody`` row under the same id (see :data:`PAGE_NODE_COLUMNS`). Each edge type of
+``PageBody`` row under the same id, with its raw links (see :data:`PAGE_NODE_COLUMNS`). Each edge type of
 :mod:`brainwork.vocabulary` is its own relationship table (``USED``,
 ``CITED``, ...), from ``Page`` to ``Page`` or, for a dead link, from ``Page``
 to ``Missing`` (keyed by the normalised target). Every edge row is one link
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from brainwork.vocabulary import EDGE_TYPES
 
-SCHEMA_VERSION = "5"  # 2: edges carry `reverse`; 3: absent page text columns are '' (no NULLs); 4: ReviewProposal; 5: bodies in PageBody
+SCHEMA_VERSION = "6"  # 2: edges carry `reverse`; 3: absent page text columns are '' (no NULLs); 4: ReviewProposal; 5: bodies in PageBody; 6: links in PageBody
 
 #: Page columns that may be absent (no ``type:`` etc.). They are stored as
 #: ``''``, never NULL: Kùzu 0.11.3 corrupts a STRING column when a row with a
@@ -46,13 +46,22 @@ PAGE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("links", "STRING"),  # the page's raw links as JSON, for re-resolution
 )
 
+#: Columns of a page row kept in its ``PageBody`` row (keyed by the page id)
+#: instead of ``Page``: the long texts that change only when the file's
+#: bytes do. Kùzu 0.11.3's commit checkpoint rewrites the whole of a STRING
+#: column of a table whenever one value of it is SET (measured at 50,000
+#: pages: ~2 s CPU for the body column, 50 MB of text, for 1 or 900 rows;
+#: 1.0-1.7 s for the links JSON of 1,000 pages), while deleting and
+#: re-creating 1,000 rows of a small table costs ~0.1 s: so these are never
+#: SET, a page's ``PageBody`` row is replaced whenever one of them changes.
+TEXT_COLUMNS: tuple[str, ...] = ("body", "links")
+
 #: Columns of the ``Page`` node table: a page row (:data:`PAGE_COLUMNS`)
-#: without its body, which lives in ``PageBody`` keyed by the page id. Kùzu
-#: 0.11.3's commit checkpoint rewrites the whole ``body`` column of a table
-#: whenever one value of it is SET (~2 s CPU at 50,000 pages, 50 MB of text),
-#: while deleting and re-creating rows of a two-column table costs ~0.02 s:
-#: so bodies are never SET, their rows are replaced.
-PAGE_NODE_COLUMNS: tuple[tuple[str, str], ...] = tuple(c for c in PAGE_COLUMNS if c[0] != "body")
+#: without its :data:`TEXT_COLUMNS`.
+PAGE_NODE_COLUMNS: tuple[tuple[str, str], ...] = tuple(c for c in PAGE_COLUMNS if c[0] not in TEXT_COLUMNS)
+
+#: Columns of the ``PageBody`` node table: the page id and :data:`TEXT_COLUMNS`.
+PAGE_BODY_COLUMNS: tuple[tuple[str, str], ...] = tuple(c for c in PAGE_COLUMNS if c[0] == "id" or c[0] in TEXT_COLUMNS)
 
 #: A read of page ``p``'s body: ``{BODY_MATCH}RETURN ..., {BODY}`` (``body``
 #: is '' for a page without a PageBody row; every page row writes one).
@@ -89,7 +98,7 @@ def ddl() -> list[str]:
     """The CREATE statements, idempotent (``IF NOT EXISTS``)."""
     stmts = [
         f"CREATE NODE TABLE IF NOT EXISTS Page({_cols(PAGE_NODE_COLUMNS)}, PRIMARY KEY (id))",
-        "CREATE NODE TABLE IF NOT EXISTS PageBody(id STRING, body STRING, PRIMARY KEY (id))",
+        f"CREATE NODE TABLE IF NOT EXISTS PageBody({_cols(PAGE_BODY_COLUMNS)}, PRIMARY KEY (id))",
         "CREATE NODE TABLE IF NOT EXISTS Missing(id STRING, PRIMARY KEY (id))",
         "CREATE NODE TABLE IF NOT EXISTS ParseError(id SERIAL, path STRING, line INT64, message STRING, PRIMARY KEY (id))",
         "CREATE NODE TABLE IF NOT EXISTS Meta(key STRING, value STRING, PRIMARY KEY (key))",
