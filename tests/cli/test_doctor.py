@@ -111,7 +111,7 @@ def test_leftovers_of_killed_processes(vault):
     assert codes["created"] == "brainwork index"
     assert codes["stale-socket"] == f"rm '{store / 'owner.sock'}'"
     msg = {p["code"]: p["message"] for p in json.loads(r.stdout)["problems"]}
-    assert "1 temp file(s)" in msg["temp-files"] and ".bw-x1.tmp" in msg["temp-files"]
+    assert "1 temp file left" in msg["temp-files"] and ".bw-x1.tmp" in msg["temp-files"]
     subprocess.run(codes["temp-files"], shell=True, check=True)
     subprocess.run(codes["stale-socket"], shell=True, check=True)
     assert not tmp.exists() and (vault / "sub" / ".bw-young.tmp").exists()

@@ -15,6 +15,7 @@ import click
 
 from brainwork.cli.common import confirm, echo, echo_json, open_store, vault_options
 from brainwork.config import Config
+from brainwork.wording import counted
 
 
 def _op_json(op) -> dict:
@@ -100,8 +101,8 @@ def merge_cmd(config: Config, source: str, target: str, yes: bool, prefer: str, 
     if as_json:
         echo_json({**plan.to_json(), "applied": True, "operation": _op_json(result.operation)})
         return
-    echo(f"merged {plan.source} into {plan.target}: {plan.links_rewritten} link(s) redirected, "
-               f"{len(plan.pages_touched)} file(s) touched")
+    echo(f"merged {plan.source} into {plan.target}: {counted(plan.links_rewritten, 'link')} redirected, "
+               f"{counted(len(plan.pages_touched), 'file')} touched")
 
 
 @click.command("split")
@@ -135,7 +136,7 @@ def _step(config: Config, action: str, as_json: bool) -> None:
     if as_json:
         echo_json(_op_json(op))
         return
-    echo(f"{action} #{op.id} {op.kind}: {op.summary} ({len(op.paths)} file(s))")
+    echo(f"{action} #{op.id} {op.kind}: {op.summary} ({counted(len(op.paths), 'file')})")
 
 
 @click.command("undo")
@@ -202,7 +203,7 @@ def set_type_cmd(config: Config, page: str, type_: str) -> None:
 @click.argument("page")
 @click.argument("target")
 @click.argument("new_target")
-@click.option("--line", type=int, default=None, help="Only the link(s) on this line.")
+@click.option("--line", type=int, default=None, help="Only the links on this line.")
 @vault_options
 def retarget_cmd(config: Config, page: str, target: str, new_target: str, line: int | None) -> None:
     """Point the links to TARGET on PAGE at NEW_TARGET (a page) instead (undoable)."""
@@ -216,7 +217,7 @@ def retarget_cmd(config: Config, page: str, target: str, new_target: str, line: 
 @click.command("unlink")
 @click.argument("page")
 @click.argument("target")
-@click.option("--line", type=int, default=None, help="Only the link(s) on this line.")
+@click.option("--line", type=int, default=None, help="Only the links on this line.")
 @vault_options
 def unlink_cmd(config: Config, page: str, target: str, line: int | None) -> None:
     """Remove the (dead) links to TARGET on PAGE, keeping their text (undoable)."""

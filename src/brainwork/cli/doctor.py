@@ -25,6 +25,7 @@ import click
 from brainwork.cli.common import echo, echo_json, require_vault, served, vault_options
 from brainwork.config import Config
 from brainwork.index.doctor import HASH_SAMPLE, Problem, StoreCheck, run
+from brainwork.wording import counted
 
 
 def _leftovers(config: Config, owner_alive: bool) -> list[Problem]:
@@ -49,7 +50,7 @@ def _leftovers(config: Config, owner_alive: bool) -> list[Problem]:
         records = []
     if records:
         problems.append(Problem(
-            "created", f"{len(records)} page(s) created without the store wait to be indexed and put in the undo log "
+            "created", f"{counted(len(records), 'page')} created without the store wait to be indexed and put in the undo log "
                        f"({config.store / CREATED_DIR})", "brainwork index"))
     sock = owner.socket_path(config)
     if not owner_alive and (sock.exists() or sock.is_symlink()):
@@ -83,7 +84,7 @@ def _leftovers(config: Config, owner_alive: bool) -> list[Problem]:
                     pass
     if temps:
         problems.append(Problem(
-            "temp-files", f"{len(temps)} temp file(s) left by a killed write (e.g. {temps[0]}); no vault page is in them",
+            "temp-files", f"{counted(len(temps), 'temp file')} left by a killed write (e.g. {temps[0]}); no vault page is in them",
             f"find '{config.vault}' -name '.bw-*.tmp' -mmin +{int(STALE_TEMP_SECONDS // 60)} -delete"))
     return problems
 
@@ -135,7 +136,7 @@ def doctor_cmd(config: Config, as_json: bool, sample: int) -> None:
             echo(line)
         for p in problems:
             echo(f"{p.code}: {p.message}; fix: {_fix_text(p.fix)}")
-        echo("healthy" if not problems else f"{len(problems)} problem(s)")
+        echo("healthy" if not problems else counted(len(problems), "problem"))
     sys.exit(1 if problems else 0)
 
 

@@ -21,6 +21,7 @@ from brainwork.index.scan import scan_vault
 from brainwork.index.sync import SyncReport, _resolve_links
 from brainwork.store import Store, graph, schema
 from brainwork.store.integrity import held_elsewhere, probe, seal_state
+from brainwork.wording import counted
 
 #: Pages whose stored hash is compared with their file's bytes.
 HASH_SAMPLE = 200
@@ -120,7 +121,8 @@ def compare(config: Config, store: Store, check: StoreCheck, sample: int = HASH_
         parts = [f"{len(x)} {w}" for x, w in ((new, "new"), (changed, "changed"), (gone, "removed")) if x]
         example = (new or changed or gone)[0]
         problems.append(Problem(
-            "out-of-date", f"the store is behind the vault: {', '.join(parts)} file(s) since the last index (e.g. {example})",
+            "out-of-date", f"the store is behind the vault: {counted(len(new) + len(changed) + len(gone), 'file')} "
+                           f"since the last index ({', '.join(parts)}; e.g. {example})",
             "brainwork index"))
     # Pages whose size and time match: their stored hash must be their bytes'.
     same = [r for r in state.values() if r["kind"] == "page" and r["hash"] and r["path"] in on_disk

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brainwork.config import Config
+from brainwork.wording import counted
 
 if TYPE_CHECKING:  # kept out of the import: a session hook reads the doctrine without the store
     from brainwork.learn.rule import Rule
@@ -111,7 +112,7 @@ class Doctrine:
             return None
         top = ", ".join(f"{r.id} ({r.tokens})" for r in self.costliest())
         return (
-            f"doctrine is ~{self.tokens} tokens, over the budget of {self.budget}; {len(self.omitted)} rule(s) left out; "
+            f"doctrine is ~{self.tokens} tokens, over the budget of {self.budget}; {counted(len(self.omitted), 'rule')} left out; "
             f"costliest rules: {top}. Tighten, merge or retire some (see `brainwork rules`)."
         )
 

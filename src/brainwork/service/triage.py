@@ -24,6 +24,7 @@ from brainwork.errors import UserError
 from brainwork.ops import changeset
 from brainwork.ops.changeset import FileChange, Operation
 from brainwork.store import Store
+from brainwork.wording import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,7 @@ def dismiss_corrections(
             edits.edit(corr["path"], edit)
             done.append(cid)
     _ensure(done, skipped, "dismiss corrections")
-    summary = f"dismiss {len(done)} correction(s)" + (f": {why}" if why else "")
+    summary = f"dismiss {counted(len(done), 'correction')}" + (f": {why}" if why else "")
     op = changeset.apply(
         config, store, "dismiss-corrections", summary, edits.changes(),
         details={"corrections": done, "reason": why},
@@ -212,7 +213,7 @@ def apply_suggested_fixes(config: Config, store: Store, findings: Iterable[Any])
         done.append(key)
         lines.append(summary)
     _ensure(done, skipped, "apply suggested fixes")
-    summary = f"fix {len(done)} finding(s): " + "; ".join(lines[:3]) + ("; …" if len(lines) > 3 else "")
+    summary = f"fix {counted(len(done), 'finding')}: " + "; ".join(lines[:3]) + ("; …" if len(lines) > 3 else "")
     op = changeset.apply(config, store, "batch-fix", summary, changes, details={"findings": done, "fixes": lines})
     return BatchResult(op, done, skipped)
 
@@ -228,7 +229,7 @@ def dismiss_findings(config: Config, store: Store, keys: Iterable[str], reason: 
     done = list(dict.fromkeys(k for k in keys if k))
     _ensure(done, [], "dismiss findings")
     op = changeset.apply(
-        config, store, "dismiss", f"dismiss {len(done)} finding(s)" + (f" ({reason})" if reason else ""), [],
+        config, store, "dismiss", f"dismiss {counted(len(done), 'finding')}" + (f" ({reason})" if reason else ""), [],
         store_actions=[{"do": "dismiss", "key": k, "reason": reason} for k in done],
         details={"keys": done, "reason": reason},
     )
