@@ -211,9 +211,6 @@ def embed_cmd(config: Config, as_json: bool) -> None:
 
 
 # -- recall ----------------------------------------------------------------------
-#: Pages a served recall embeds per hold of the owner's store.
-SERVED_EMBED_CHUNK = 128
-
 @click.command("recall")
 @click.argument("description", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (tasks with rank, id, score and its terms).")
@@ -230,26 +227,33 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
     its lessons (wrong -> correct (why)), the sources that held up and the
     right tools. The doctrine is not repeated (`brainwork doctrine`).
     Embeds pages changed since the last pass first (the first run on a large
-    vault takes a while; later runs embed only what changed).
+    vault takes a while; later runs embed only what changed). Served by the
+    workbench or `brainwork serve` it answers at once instead: pages the
+    owner has not embedded yet are ranked by words, and a line says so.
     """
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.learn.recall import recall
-    from brainwork.store import graph
 
     text = " ".join(description)
-    if served() is not None:
-        # In the store's owner: the model is warm, and pages that still need
-        # vectors are embedded a chunk per hold of the store, so the
-        # workbench's own reads and other agents get it between chunks.
+    here = served()
+    if here is not None:
+        # In the store's owner: the model is warm; a few changed pages are
+        # embedded first, a bigger gap is left to the owner's pass (started
+        # if none runs) and ranked by words meanwhile (service.embedding).
+        from brainwork.service import embedding
+
         emb = get_embedder(config)
         with open_store(config) as store:
             synced(config, store)
-            ids = [p.id for p in graph.list_pages(store)]
-        for start in range(0, len(ids), SERVED_EMBED_CHUNK):
+            gap = embedding.recall_gap(config, store, emb)
+        if gap.inline:
             with open_store(config) as store:
-                embed_pages(config, store, ids=ids[start : start + SERVED_EMBED_CHUNK], embedder=emb)
+                embed_pages(config, store, ids=gap.inline, embedder=emb)
+        if gap.start:
+            embedding.start_pass(config, here.handle, emb)
         with open_store(config) as store:
-            answer = recall(config, store, text, budget, embedder=emb, record=not no_record, index=with_index)
+            answer = recall(config, store, text, budget, embedder=emb, record=not no_record, index=with_index,
+                            coverage=gap.coverage)
     else:
         with open_store(config) as store:
             synced(config, store)

@@ -13,7 +13,10 @@ served is logged (:func:`brainwork.store.recall.record_hits`); without
 vectors of the current embedder the score is the word overlap alone.
 :func:`recall` never embeds pages itself (it must answer well under 200 ms
 on a warm 10,000-page vault): callers run
-:func:`brainwork.learn.embed.embed_pages` first.
+:func:`brainwork.learn.embed.embed_pages` first, or, while the store's owner
+is still embedding, pass a :class:`Coverage`: tasks without a vector are
+then ranked by their word overlap beside the others, and the answer says so
+in its second line.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from brainwork.store import prior as pstore
 from brainwork.store import recall as rstore
 from brainwork.store import vectors as vstore
 from brainwork.vocabulary import THING_TYPES
+from brainwork.wording import counted
 
 #: Candidates fetched from each vector search (tasks, corrections) before scoring.
 CANDIDATES = 40
@@ -76,6 +80,28 @@ class RecallItem:
     lesson: float | None = None
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """How many pages have a vector of the current embedder as recall
+    answers: ``embedded`` of ``pages``; ``missing`` the ids without an
+    up-to-date one; ``embedding`` True while the owner's pass is embedding
+    them (:mod:`brainwork.service.embedding`)."""
+
+    pages: int
+    embedded: int
+    missing: frozenset[str] = frozenset()
+    embedding: bool = False
+
+    def note(self) -> str:
+        """The answer's line about it ("" when every page has its vector)."""
+        if not self.missing:
+            return ""
+        have = f"vectors for {self.embedded} of {counted(self.pages, 'page')}"
+        if self.embedding:
+            return f"embedding in progress: {have}; results for the rest by words"
+        return f"{have}; results for the rest by words (`brainwork embed` embeds them)"
+
+
 @dataclass
 class Recall:
     """A recall answer.
@@ -88,7 +114,9 @@ class Recall:
     lines the budget cut (``truncated`` when any); ``vectors`` False when
     no embeddings served (overlap only); ``embedder`` the embedder's name,
     ``lexical`` True for the fallback. ``rules`` stays empty (the doctrine is
-    not part of recall; kept for readers of the JSON).
+    not part of recall; kept for readers of the JSON). ``note`` the line
+    saying that only part of the vault has vectors yet (its ``coverage``),
+    "" when all has.
     """
 
     query: str
@@ -105,11 +133,15 @@ class Recall:
     vectors: bool = True
     embedder: str = ""
     lexical: bool = False
+    note: str = ""
+    coverage: Coverage | None = None
 
     def to_json(self) -> dict:
         """The shape ``brainwork recall --json`` prints: every key of
         :class:`Recall`; tasks with ``rank``, ``id``, ``score`` and its terms;
-        ``related`` items with ``via``; ``index`` as ``{id, title, type}``."""
+        ``related`` items with ``via``; ``index`` as ``{id, title, type}``;
+        ``coverage`` as ``{pages, embedded, embedding}`` or null."""
+        cov = self.coverage
         return {
             "query": self.query,
             "text": self.text,
@@ -125,6 +157,8 @@ class Recall:
             "vectors": self.vectors,
             "embedder": self.embedder,
             "lexical": self.lexical,
+            "note": self.note,
+            "coverage": None if cov is None else {"pages": cov.pages, "embedded": cov.embedded, "embedding": cov.embedding},
         }
 
 
@@ -168,11 +202,15 @@ def task_corrections(store: Store, ids: list[str]) -> dict[str, list[str]]:
 
 
 def rank_tasks(
-    config: Config, store: Store, description: str, embedder: Embedder | None = None
+    config: Config, store: Store, description: str, embedder: Embedder | None = None,
+    missing: frozenset[str] = frozenset(),
 ) -> tuple[list[RecallItem], bool]:
     """Prior tasks relevant to ``description``, best first, each with its
     ``rank``, ``score`` and the score's terms (module doc), at most
     ``recall_tasks`` of those reaching ``recall_min_similarity``.
+    ``missing``: page ids not embedded yet; the tasks among them that the
+    vector search cannot see are scored by word overlap alone, as without
+    any vectors.
 
     Returns ``(tasks, used_vectors)``; ``used_vectors`` is False when no
     embedding of the current embedder exists (ranking by overlap alone).
@@ -182,13 +220,7 @@ def rank_tasks(
     qwords = words(description)
     used_vectors = vstore.count(store, emb.name) > 0
     if not used_vectors:
-        rows = pstore.tasks(store, None)
-        scored = []
-        for t in rows:
-            ov = _overlap(qwords, t)
-            scored.append(RecallItem("task", t.id, t.title, _task_text(t), score=round(ov, 4), similarity=0.0,
-                                     overlap=round(ov, 4), situation=0.0, lesson=0.0))
-        return _cut(scored, th), False
+        return _cut(_by_words(pstore.tasks(store, None), qwords), th), False
 
     q = emb.encode_one(description)
     task_sims = dict(vstore.nearest(store, q, CANDIDATES, type="task", model=emb.name))
@@ -207,7 +239,24 @@ def rank_tasks(
         if c not in corr_sims and c in vecs:
             corr_sims[c] = float(vecs[c] @ q)
 
-    return score_tasks(rows, corrections, task_sims, corr_sims, vecs, qwords, th), True
+    ranked = score_tasks(rows, corrections, task_sims, corr_sims, vecs, qwords, th)
+    unseen = sorted(i for i in missing if i not in task_sims)
+    if not unseen:
+        return ranked, True
+    # Not embedded yet and not reached through a correction either: by
+    # words, each on the floor the overlap-only path uses.
+    worded = [x for x in _by_words(pstore.tasks(store, unseen), qwords) if (x.score or 0.0) >= th.recall_min_similarity]
+    return _cut(ranked + worded, th, floor=None), True
+
+
+def _by_words(rows: list[pstore.TaskRow], qwords: set[str]) -> list[RecallItem]:
+    """Tasks scored by word overlap alone (no vector to compare)."""
+    scored = []
+    for t in rows:
+        ov = _overlap(qwords, t)
+        scored.append(RecallItem("task", t.id, t.title, _task_text(t), score=round(ov, 4), similarity=0.0,
+                                 overlap=round(ov, 4), situation=0.0, lesson=0.0))
+    return scored
 
 
 def score_tasks(
@@ -333,6 +382,7 @@ def recall(
     embedder: Embedder | None = None,
     record: bool = True,
     index: bool = False,
+    coverage: Coverage | None = None,
 ) -> Recall:
     """The compact recall answer for a task description; see the module doc.
 
@@ -343,6 +393,9 @@ def recall(
         embedder: default :func:`brainwork.learn.embed.get_embedder` (config).
         record: log the served pages as recall hits (for pruning).
         index: add the compact index of page titles after the tasks.
+        coverage: part of the vault has no vectors yet (the owner is
+            embedding): tasks among ``coverage.missing`` are ranked by
+            words, and the answer's second line says so.
 
     Raises:
         UserError: an empty description, or a budget under 1.
@@ -356,9 +409,13 @@ def recall(
     if budget < 1:
         raise UserError(f"the recall budget must be at least 1 character, got {budget}")
     emb = embedder or get_embedder(config)
-    tasks, used_vectors = rank_tasks(config, store, description, emb)
+    missing = coverage.missing if coverage is not None else frozenset()
+    tasks, used_vectors = rank_tasks(config, store, description, emb, missing)
     related = one_hop(store, [t.id for t in tasks])
     entries: list[tuple[str, RecallItem | None]] = [(f"# Recall: {_one_line(description, 120)}", None)]
+    note = coverage.note() if coverage is not None else ""
+    if note:
+        entries.append((note, None))
     if tasks:
         entries.append(("Prior tasks that bear on this one, best first, with what they taught "
                         "(the doctrine is not repeated here).", None))
@@ -384,7 +441,7 @@ def recall(
     return Recall(
         query=description, text=text, chars=len(text), budget=budget, tasks=tasks, related=related, index=idx,
         served=[x.id for x in served], truncated=left > 0, left_out=left, vectors=used_vectors,
-        embedder=emb.name, lexical=emb.lexical,
+        embedder=emb.name, lexical=emb.lexical, note=note, coverage=coverage if note else None,
     )
 
 

@@ -37,8 +37,9 @@ MAX_REQUEST_BYTES = 8 << 20
 #: Seconds a client waits to connect (the owner accepts in its own thread, so
 #: a live owner answers the connect at once).
 CONNECT_TIMEOUT = 2.0
-#: Seconds a client waits for the answer: a first recall on a large vault
-#: embeds pages before it answers.
+#: Seconds a client waits for the answer: a served ``brainwork embed`` of a
+#: large vault embeds every page before it answers (a served recall does
+#: not: :mod:`brainwork.service.embedding`).
 ANSWER_TIMEOUT = 900.0
 
 

@@ -29,10 +29,6 @@ LEARNING_PANES = ("inbox", "rules")
 LOADING = "loading embedding model…"
 #: Progress messages are coalesced to at most one per this many seconds.
 PROGRESS_INTERVAL = 0.1
-#: Pages encoded between two writes of the warm-up (one exclusive hold of
-#: the store each, ~0.1 s; the encoding itself, ~5 s CPU for 128 pages,
-#: holds nothing).
-WARM_CHUNK = 128
 
 
 class EmbedderLoaded(Message):
@@ -233,7 +229,7 @@ class LearningController:
         answers at once (the workbench is the store's owner while it is open).
 
         The pages to embed are read once (a shared hold of the store); each
-        chunk of :data:`WARM_CHUNK` is encoded holding nothing (ONNX Runtime,
+        chunk of :data:`brainwork.service.embedding.CHUNK` is encoded holding nothing (ONNX Runtime,
         or torch on the bf16 path of a large pass, releases the GIL and uses
         one core, so the UI keeps the other) and then
         written under an exclusive hold. The status bar shows pages done of
@@ -261,41 +257,13 @@ class LearningController:
         self, emb: Any, ids: list[str] | None = None, on_chunk: Callable[[int, int, float], None] | None = None
     ) -> int:
         """Embed the pages whose text changed (only ``ids`` when given) so
-        that other hands wait at most one chunk's write: the plan is read
-        under a shared hold, each chunk of :data:`WARM_CHUNK` is encoded
-        holding nothing and written under an exclusive hold. ``on_chunk(done,
-        total, seconds)`` runs after each chunk (in the worker). Returns the
-        pages embedded; the same vectors as ``embed.embed_pages``."""
-        from brainwork.learn import embed
-        from brainwork.store import vectors as vstore
+        that other hands wait at most one chunk's write
+        (:func:`brainwork.service.embedding.embed_without_holding`, where a
+        served recall sees the pass). ``on_chunk(done, total, seconds)`` runs
+        after each chunk (in the worker). Returns the pages embedded."""
+        from brainwork.service import embedding
 
-        app = self.app
-        with app.store.use() as store:
-            plan = embed.plan_embedding(app.config, store, emb, ids)
-        total = len(plan.todo)
-        if not total:
-            if plan.gone or plan.pages:
-                with app.store.exclusive() as store:
-                    embed.finish_plan(store, plan)
-            return 0
-        if on_chunk is not None:
-            on_chunk(0, total, 0.0)
-        # A large pass runs on the bf16 path where the CPU has it (same
-        # vectors within 1e-3, same name); loading it (~3 s) is not counted
-        # in the rate the time left is estimated from.
-        emb = embed.bulk_embedder(app.config, emb, total - len(plan.reused))
-        t0 = time.monotonic()
-        gone = plan.gone
-        for start in range(0, total, WARM_CHUNK):
-            rows = embed.encode_chunk(emb, plan, plan.todo[start : start + WARM_CHUNK])
-            with app.store.exclusive() as store:
-                vstore.write_vectors(store, rows, gone, model=emb.name)
-            gone = []
-            if on_chunk is not None:
-                on_chunk(start + len(rows), total, time.monotonic() - t0)
-        with app.store.exclusive() as store:
-            vstore.ensure_index(store, app.config.thresholds.vector_index_min_rows)
-        return total
+        return embedding.embed_without_holding(self.app.config, self.app.store, emb, ids, on_chunk)
 
 
 class ReloadWhenShown:
