@@ -300,7 +300,9 @@ def _cli() -> list[str]:
 
 
 def _run(args: list[str], vault: Path) -> str:
-    proc = subprocess.run(_cli() + args + ["--vault", str(vault)], capture_output=True, text=True, timeout=300)
+    # 30 minutes: one `consolidate` of ~85 corrections took 287 s wall at a load of 13-23 on
+    # 2 shared cores (its CPU is ~27 s); the old 300 s limit killed such a run.
+    proc = subprocess.run(_cli() + args + ["--vault", str(vault)], capture_output=True, text=True, timeout=1800)
     if proc.returncode != 0:
         raise RuntimeError(f"brainwork {' '.join(args[:3])} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     return proc.stdout
