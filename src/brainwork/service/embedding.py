@@ -91,7 +91,8 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
     holding ``handle``'s store while encoding (module doc). ``on_chunk(done,
     total, seconds)`` runs after each chunk, on this thread (or, while this
     call follows another pass, on that pass's thread). Returns the pages
-    embedded by this call; the same vectors as
+    embedded by this call and by the pass it followed (the workbench clears
+    its progress when that is not 0); the same vectors as
     :func:`brainwork.learn.embed.embed_pages`.
 
     ``handle`` is a :class:`~brainwork.service.handle.StoreHandle` (``use``
@@ -101,6 +102,7 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
     from brainwork.learn import embed
     from brainwork.store import vectors as vstore
 
+    followed = 0
     if ids is None:
         while True:
             with _lock:
@@ -112,6 +114,7 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
             if on_chunk is not None:
                 on_chunk(other.done, len(other.todo), other.seconds)
             other.finished.wait()
+            followed += other.done
     with handle.use() as store:
         plan = embed.plan_embedding(config, store, emb, ids)
     total = len(plan.todo)
@@ -119,7 +122,7 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
         if plan.gone or plan.pages:
             with handle.exclusive() as store:
                 embed.finish_plan(store, plan)
-        return 0
+        return followed
     tracked = None
     if ids is None:
         with _lock:
@@ -128,7 +131,7 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
             else:
                 tracked = _passes[_key(config)] = EmbeddingPass(plan.pages, [t[0] for t in plan.todo])
         if tracked is None:
-            return embed_without_holding(config, handle, emb, None, on_chunk)
+            return followed + embed_without_holding(config, handle, emb, None, on_chunk)
         if on_chunk is not None:
             tracked.listeners.append(on_chunk)
     report = (lambda d, t, s: _tell(tracked, d, t, s)) if tracked is not None else (on_chunk or (lambda d, t, s: None))
@@ -155,7 +158,7 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
             with _lock:
                 _passes.pop(_key(config), None)
             tracked.finished.set()
-    return total
+    return followed + total
 
 
 def start_pass(config: Config, handle: Any, emb: Any) -> threading.Thread | None:
