@@ -23,6 +23,8 @@ from textual.content import Content
 from textual.widgets import Input, Static, Tree
 from textual.worker import get_current_worker
 
+from brainwork.ops import changeset
+from brainwork.ops.operation import PASSED, Operation
 from brainwork.store import graph
 from brainwork.store.graph import Neighbour, PageEdge, PageRow
 from brainwork.tui import page_actions
@@ -34,6 +36,10 @@ from brainwork.tui.widgets.cells import shown
 from brainwork.tui.widgets.page_list import PageList
 from brainwork.tui.widgets.page_preview import PagePreview
 from brainwork.tui.widgets.panel import Panel
+
+#: How many of the newest undo-log entries :func:`moved_to` looks through
+#: for a page that is gone (a rename older than that is not followed).
+MOVES_LOOKBACK = 200
 
 #: Label of pages without a ``type`` in the type filter.
 UNTYPED = ""
@@ -58,6 +64,46 @@ class LinksRead(Message):
         super().__init__()
         self.page_id = page_id
         self.links = links
+
+
+class PageMovedAway(Message):
+    """The centre page ``old`` is gone and the undo log says it now lives
+    at ``new`` (a rename, its undo or redo, or a merge into ``new``)."""
+
+    def __init__(self, request_id: int, old: str, new: str):
+        super().__init__()
+        self.request_id = request_id
+        self.old = old
+        self.new = new
+
+
+def moved_to(operations: list[Operation], page_id: str) -> str | None:
+    """Where the undo log says ``page_id`` went, or None.
+
+    ``operations`` newest first (:func:`brainwork.ops.changeset.history`).
+    A done rename moves its ``page`` to its ``new_id``; an undone one moves
+    ``new_id`` back to ``page`` (so an undo or a redo, by the workbench or
+    an agent's command, is followed both ways); a merge (never undone)
+    moves its ``source`` into its ``target``. Chains are followed (a page
+    renamed twice), each id once."""
+    seen, current = {page_id}, page_id
+    while True:
+        for op in operations:
+            d = op.details or {}
+            nxt = None
+            if op.kind == "rename":
+                if op.state == "done" and d.get("page") == current:
+                    nxt = d.get("new_id")
+                elif op.state == "undone" and d.get("new_id") == current:
+                    nxt = d.get("page")
+            elif op.kind == "merge" and op.state in ("done", PASSED) and d.get("source") == current:
+                nxt = d.get("target")
+            if nxt and nxt not in seen:
+                seen.add(nxt)
+                current = nxt
+                break
+        else:
+            return current if current != page_id else None
 
 
 def start_page(pages: list[PageRow]) -> str | None:
@@ -259,9 +305,15 @@ class GraphScreen(PreviewReader, PaneScreen):
 
     @on(Input.Submitted, "#page-filter")
     def _filter_submitted(self) -> None:
+        """Enter in the filter centres the graph on the highlighted match
+        (the page the preview already shows) and hands the keys to the
+        list, where the other matches are a j/k away."""
         if not self.text_filter:
             self.query_one("#page-filter", Input).display = False
-        self.query_one(PageList).focus()
+        plist = self.query_one(PageList)
+        plist.focus()
+        if plist.highlighted_page is not None:
+            self.navigate(plist.highlighted_page)
 
     @on(PageList.Highlighted, "#page-list")
     def _list_highlighted(self, event: PageList.Highlighted) -> None:
@@ -494,9 +546,20 @@ class GraphScreen(PreviewReader, PaneScreen):
             page = graph.get_page(store, page_id)
             if worker.is_cancelled:
                 return
+            if page is None:
+                new = moved_to(changeset.history(store, MOVES_LOOKBACK), page_id)
+                if new is not None and graph.get_page(store, new) is not None:
+                    self.post_message(PageMovedAway(request_id, page_id, new))
+                    return
             rows = graph.neighbourhood(store, page_id, hops) if page is not None else []
         if not worker.is_cancelled:
             self.post_message(NeighbourhoodLoaded(request_id, page_id, page, rows, hops))
+
+    def on_page_moved_away(self, message: PageMovedAway) -> None:
+        if message.request_id != self._nb_request:
+            return
+        self.page_moved(message.old, message.new)
+        self.notify(f"{message.old} is now {message.new}; the view followed it.", title="Page moved", timeout=6)
 
     def on_neighbourhood_loaded(self, message: NeighbourhoodLoaded) -> None:
         if message.request_id != self._nb_request:
