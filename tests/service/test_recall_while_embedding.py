@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -24,10 +25,11 @@ from brainwork.store import vectors as vstore
 PASS_CHUNK = 16
 
 
+@contextmanager
 def _owner(vault, monkeypatch, clear: bool):
     """``(config, handle, emb, encoded)`` for an open store, its vectors
-    cleared when ``clear``; ``encoded`` lists ``(thread name, texts)`` of
-    every chunk encoded."""
+    cleared when ``clear``, closed on exit; ``encoded`` lists ``(thread
+    name, texts)`` of every chunk encoded."""
     config = load_config(vault)
     handle = StoreHandle(config)
     handle.open()
@@ -45,27 +47,24 @@ def _owner(vault, monkeypatch, clear: bool):
         return real(e, plan, chunk)
 
     monkeypatch.setattr(embed, "encode_chunk", counting)
-    return config, handle, emb, encoded
+    try:
+        yield config, handle, emb, encoded
+    finally:
+        handle.close()
 
 
 @pytest.fixture
 def owner(embedded_vault_copy, monkeypatch):
     """A store never embedded (its vectors cleared), held as the owner holds it."""
-    config, handle, emb, encoded = _owner(embedded_vault_copy, monkeypatch, clear=True)
-    try:
-        yield config, handle, emb, encoded
-    finally:
-        handle.close()
+    with _owner(embedded_vault_copy, monkeypatch, clear=True) as held:
+        yield held
 
 
 @pytest.fixture
 def embedded_owner(embedded_vault_copy, monkeypatch):
     """The same with every page embedded."""
-    config, handle, emb, encoded = _owner(embedded_vault_copy, monkeypatch, clear=False)
-    try:
-        yield config, handle, emb, encoded
-    finally:
-        handle.close()
+    with _owner(embedded_vault_copy, monkeypatch, clear=False) as held:
+        yield held
 
 
 def _recall(config, handle, *words: str) -> dict:

@@ -92,6 +92,11 @@ class Coverage:
     missing: frozenset[str] = frozenset()
     embedding: bool = False
 
+    @classmethod
+    def waiting(cls, pages: int, missing: frozenset[str]) -> "Coverage":
+        """``pages`` looked at, ``missing`` still waiting for the owner's pass."""
+        return cls(pages=pages, embedded=pages - len(missing), missing=missing, embedding=True)
+
     def note(self) -> str:
         """The answer's line about it ("" when every page has its vector)."""
         if not self.missing:

@@ -59,8 +59,7 @@ class EmbeddingPass:
     def coverage(self) -> Coverage:
         """The pages with vectors now, and the ids still waiting (the text of
         pages changed since the pass planned is not looked at)."""
-        rest = frozenset(self.todo[self.done :])
-        return Coverage(pages=self.pages, embedded=self.pages - len(rest), missing=rest, embedding=True)
+        return Coverage.waiting(self.pages, frozenset(self.todo[self.done :]))
 
 
 _lock = threading.Lock()
@@ -203,6 +202,4 @@ def recall_gap(config: Config, store: Store, emb: Any) -> RecallGap:
     todo = [t[0] for t in plan.todo]
     if len(todo) <= INLINE_PAGES or getattr(emb, "lexical", False):
         return RecallGap(todo, None, False)
-    missing = frozenset(todo)
-    return RecallGap([], Coverage(pages=plan.pages, embedded=plan.pages - len(missing), missing=missing,
-                                  embedding=True), True)
+    return RecallGap([], Coverage.waiting(plan.pages, frozenset(todo)), True)
