@@ -506,3 +506,37 @@ def test_install_replaces_an_older_brainwork_entry_in_place(tmp_path, sample_vau
     assert merged["hooks"]["Stop"][0]["hooks"][0]["command"] == f"brainwork hook stop --vault {config.vault}"
     assert merged["hooks"]["Stop"][1] == old["hooks"]["Stop"][1] and len(merged["hooks"]["Stop"]) == 2
     assert old["hooks"]["Stop"][0]["hooks"][0]["command"].endswith("/old/vault")  # input untouched
+
+
+# -- a broken input: one line on stderr, nothing on stdout, exit 0 ----------------------
+@pytest.mark.parametrize("event", hooks.EVENTS)
+@pytest.mark.parametrize("stdin", ["garbage{", "[1, 2]", ""])
+def test_broken_stdin_says_one_line(event, stdin, sample_vault_copy):
+    r = run_hook(event, stdin, sample_vault_copy)
+    assert r.returncode == 0 and r.stdout == "", (event, stdin, r.stdout)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"brainwork hook {event}: "), r.stderr
+    assert "stdin" in lines[0] and "nothing done" in lines[0]
+
+
+def test_stop_with_an_unreadable_transcript_says_so(sample_vault_copy, tmp_path):
+    r = run_hook("stop", {"session_id": "s", "transcript_path": str(tmp_path / "gone.jsonl")}, sample_vault_copy)
+    assert r.returncode == 0 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "cannot read the transcript" in r.stderr
+
+
+def test_stop_without_an_export_imports_no_embedding_stack(sample_vault_copy):
+    """No ONNX export in the store: the push-back rules decide alone, so the
+    stop hook must not import the embedding modules, the store or the link
+    parser (~0.4 s CPU per stop)."""
+    payload = json.dumps({"session_id": "imp-1", "transcript_path": str(FIXTURES / "01-cert-renewal.jsonl")})
+    code = ("import sys; sys.argv = ['brainwork', 'hook', 'stop', '--vault', sys.argv[1]]\n"
+            "from brainwork.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "bad = sorted(m for m in ('brainwork.learn.embed', 'brainwork.store', 'kuzu', 'markdown_it') if m in sys.modules)\n"
+            "print('IMPORTED', ','.join(bad), file=sys.stderr)\n")
+    env = {k: v for k, v in os.environ.items() if k != "BRAINWORK_VAULT"}
+    r = subprocess.run([sys.executable, "-c", code, str(sample_vault_copy)], input=payload, capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert "proposed correction" in r.stdout  # the transcript has a candidate turn: the encoder was asked
+    assert "IMPORTED \n" in r.stderr, r.stderr

@@ -60,15 +60,21 @@ class HookInput:
     trigger: str | None = None
     stop_hook_active: bool = False
     raw: dict = field(default_factory=dict)
+    #: Why stdin was not Claude Code's hook JSON (not JSON, not an object),
+    #: None when it was or when there was no stdin at all.
+    problem: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> "HookInput":
-        """From stdin's text; anything but a JSON object gives an empty input."""
+        """From stdin's text; anything but a JSON object gives an empty input
+        with ``problem`` saying what was wrong."""
+        problem = None
         try:
             data = json.loads(text) if text and text.strip() else {}
-        except ValueError:
-            data = {}
+        except ValueError as exc:
+            data, problem = {}, f"stdin is not JSON ({exc})"
         if not isinstance(data, dict):
+            problem = f"stdin is a JSON {type(data).__name__}, not the hook's object"
             data = {}
 
         def s(key: str) -> str | None:
@@ -76,7 +82,29 @@ class HookInput:
             return v if isinstance(v, str) else None
 
         return cls(s("hook_event_name"), s("session_id"), s("transcript_path"), s("cwd"), s("source"), s("prompt"),
-                   s("trigger"), data.get("stop_hook_active") is True, data)
+                   s("trigger"), data.get("stop_hook_active") is True, data, problem)
+
+
+#: The fields an event cannot work without (Claude Code always sends them):
+#: without a prompt there is nothing to recall for, without a transcript and
+#: a session nothing to capture. The other events need nothing from stdin.
+REQUIRED_FIELDS = {"user-prompt-submit": ("prompt",), "stop": ("session_id", "transcript_path")}
+
+
+def input_problem(event: str, hook: HookInput, had_stdin: bool = True) -> str | None:
+    """Why ``hook`` is not an input ``event`` can act on, as one line for
+    stderr, or None. ``had_stdin`` False (a terminal: a person trying the
+    hook by hand) lets an empty input through for the events that need no
+    field; with a pipe, Claude Code sends an object, so an empty stdin is a
+    problem too."""
+    if hook.problem:
+        return hook.problem
+    if had_stdin and not hook.raw:
+        return "stdin is empty (Claude Code sends the hook's JSON object)"
+    missing = [k for k in REQUIRED_FIELDS.get(event, ()) if not isinstance(hook.raw.get(k), str)]
+    if missing:
+        return f"the hook's JSON has no {' or '.join(missing)}"
+    return None
 
 
 @dataclass
@@ -313,8 +341,10 @@ def stop(config: Config, hook: HookInput, today: date | None = None) -> HookOutp
 
     try:
         session = read_transcript(hook.transcript_path)
-    except OSError:
-        return None
+    except OSError as exc:
+        from brainwork.errors import UserError
+
+        raise UserError(f"cannot read the transcript {hook.transcript_path}: {exc.strerror or exc}") from exc
     result = capture_session(config, session, hook.session_id or session.session_id, today=today)
     if result.proposed:
         n = len(result.proposed)
@@ -489,6 +519,15 @@ def _field(text: bytes, key: str) -> str | None:
     return m.group(1).decode("utf-8", "replace").strip() if m else None
 
 
+def _has_model_export(models: Path) -> bool:
+    """Whether ``models`` holds any model folder with a file in it: a cheap
+    test, without the embedding modules, that an export may be there."""
+    try:
+        return any(e.is_dir() and any(os.scandir(e.path)) for e in os.scandir(models))
+    except OSError:
+        return False
+
+
 def _served_onnx_embedder(config: Config):
     """The sentence model as ONNX Runtime serves it from this store's export
     (``STORE/models/``, written by the first process that loaded the model
@@ -496,6 +535,11 @@ def _served_onnx_embedder(config: Config):
     lexical fallback is forced, or it cannot load. Never loads torch nor
     exports: a stop hook is not the place for a 4-8 s first load."""
     if os.environ.get("BRAINWORK_EMBEDDER", "").strip().lower() in ("lexical", "torch"):
+        return None
+    # No export under STORE/models (onnx_embed.MODELS_DIR, spelled out here:
+    # importing onnx_embed and embed costs numpy, the store and the link
+    # parser, ~0.4 s CPU, for a stop that would not embed anyway).
+    if not _has_model_export(config.store / "models"):
         return None
     from brainwork.learn import onnx_embed
     from brainwork.learn.embed import MAX_SEQ_TOKENS, OnnxEmbedder, model_folder

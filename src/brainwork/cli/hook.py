@@ -37,31 +37,43 @@ def _vault(vault: str | None) -> str | None:
 
 def _run_event(event: str, vault: str | None) -> None:
     """Run one event; see the module doc for why nothing escapes."""
+    from brainwork.agents.hooks import HookInput, input_problem
+
+    piped = not sys.stdin.isatty()
     try:
-        text = sys.stdin.read() if not sys.stdin.isatty() else ""
-    except (OSError, UnicodeDecodeError):
-        text = ""
+        text = sys.stdin.read() if piped else ""
+        hook = HookInput.parse(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        hook = HookInput(problem=f"stdin unreadable ({exc.__class__.__name__}: {exc})")
     path = _vault(vault)
     if not path:
         echo("brainwork hook: no vault (--vault or $BRAINWORK_VAULT); nothing to do", err=True)
         return
+    problem = input_problem(event, hook, had_stdin=piped)
+    if problem:
+        # Nothing on stdout: context built from a broken input could be wrong,
+        # and Claude Code would hand it to the model unannounced.
+        echo(f"brainwork hook {event}: {problem}; nothing done", err=True)
+        return
     try:
-        out = _event_output(event, path, text)
+        out = _event_output(event, path, hook)
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
-        echo(f"brainwork hook {event}: {exc.__class__.__name__}: {exc}", err=True)
+        from brainwork.errors import UserError
+
+        what = str(exc) if isinstance(exc, UserError) else f"{exc.__class__.__name__}: {exc}"
+        echo(f"brainwork hook {event}: {' '.join(what.split())}", err=True)
         return
     if out:
         sys.stdout.write(out)
         sys.stdout.flush()
 
 
-def _event_output(event: str, vault: str, text: str) -> str:
+def _event_output(event: str, vault: str, hook) -> str:
     from brainwork import thresholds as th
     from brainwork.agents import hooks
     from brainwork.config import load_config
 
     config = load_config(vault)
-    hook = hooks.HookInput.parse(text)
     ask = hooks.owner_ask(config)
     if event == "session-start":
         out = hooks.session_start(config, hook, ask)

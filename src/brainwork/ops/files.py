@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import stat
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Iterable
 from brainwork.config import Config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.ops.journal import CAPTURE_TEMP_PREFIX, FileChange
-from brainwork.vault.write import atomic_write, safe_rel_path
+from brainwork.vault.write import NEW_FILE_MODE, atomic_write, read_only_message, safe_rel_path
 
 #: Test hook: with ``BRAINWORK_CRASH_AFTER_FILES=N`` in the environment the
 #: process SIGKILLs itself right after writing its N-th file (crash tests).
@@ -104,8 +105,19 @@ def file_hash(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
+def file_mode(full: Path) -> int | None:
+    """The permission bits of ``full`` (None when it does not exist)."""
+    try:
+        return stat.S_IMODE(os.stat(full).st_mode)
+    except FileNotFoundError:
+        return None
+
+
 def normalise(paths: VaultPaths, changes: Iterable[FileChange]) -> list[FileChange]:
-    """``changes`` with checked, normalised paths, the no-op ones left out.
+    """``changes`` with checked, normalised paths and the files' modes (the
+    bits each existing file has now; a rewritten file keeps them, a created
+    one takes the change's ``after_mode`` or :data:`NEW_FILE_MODE`), the
+    no-op ones left out.
 
     Raises:
         UnsafePath: a path is not a safe vault path.
@@ -121,11 +133,31 @@ def normalise(paths: VaultPaths, changes: Iterable[FileChange]) -> list[FileChan
         if rel in seen:
             raise UserError(f"the operation changes {rel!r} twice")
         seen.add(rel)
-        paths.full(rel)
+        full = paths.full(rel)
         if c.before == c.after:
             continue
-        out.append(FileChange(rel, c.before, c.after))
+        before_mode = file_mode(full) if c.before is not None else None
+        if c.after is None:
+            after_mode = None
+        elif c.before is None:
+            after_mode = NEW_FILE_MODE if c.after_mode is None else c.after_mode
+        else:
+            after_mode = before_mode
+        out.append(FileChange(rel, c.before, c.after, before_mode, after_mode))
     return out
+
+
+def first_read_only(paths: VaultPaths, changes: list[FileChange], doing: str) -> str | None:
+    """The message for the first file the changes rewrite or delete that has
+    no owner write bit, else None (checked on the bits: as root every file
+    is writable, but the bit is the owner's "do not change this")."""
+    for c in changes:
+        if c.before is None:
+            continue
+        mode = file_mode(paths.full(c.path))
+        if mode is not None and not mode & stat.S_IWUSR:
+            return read_only_message(c.path, doing)
+    return None
 
 
 def first_mismatch(paths: VaultPaths, changes: list[FileChange]) -> str | None:
@@ -185,7 +217,10 @@ def write_file(config: Config, change: FileChange) -> None:
         except FileNotFoundError:
             pass
     else:
-        atomic_write(config.vault, change.path, change.after, fsync=False, strict=False)
+        # A created file takes its recorded bits (a renamed page its source's,
+        # an undone deletion the deleted file's); a rewritten one keeps its own.
+        mode = change.after_mode if change.before is None else None
+        atomic_write(config.vault, change.path, change.after, fsync=False, strict=False, mode=mode)
 
 
 def durable() -> None:

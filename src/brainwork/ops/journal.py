@@ -31,15 +31,22 @@ class FileChange:
 
     ``path`` is vault-relative POSIX; ``before`` the bytes the file must have
     now (``None``: it must not exist); ``after`` the bytes it gets (``None``:
-    it is deleted).
+    it is deleted). ``before_mode`` the permission bits (``0o7777`` part of
+    ``st_mode``) the file has now, ``after_mode`` those it gets; None where
+    the side is missing or the bits are not known (a change set recorded
+    before modes were kept). A file created at a path takes ``after_mode``
+    (a renamed page keeps its source's bits); a file rewritten in place
+    keeps the bits it has at that moment.
     """
 
     path: str
     before: bytes | None
     after: bytes | None
+    before_mode: int | None = None
+    after_mode: int | None = None
 
     def reverse(self) -> "FileChange":
-        return FileChange(self.path, self.after, self.before)
+        return FileChange(self.path, self.after, self.before, self.after_mode, self.before_mode)
 
 
 @dataclass(frozen=True)
@@ -101,12 +108,15 @@ _MAGIC = b"BWC1"
 def pack(meta: dict, changes: list[FileChange]) -> bytes:
     """A change set as bytes: ``BWC1``, the length of a JSON header (8 bytes,
     big-endian), the header (``meta`` plus ``files``: ``[path, before
-    length, after length]``, -1 for a missing side), then the raw bytes of
-    every file in order. Raw bytes compress ~4x better than base64 text."""
+    length, after length, before mode, after mode]``, -1 for a missing side
+    or an unknown mode), then the raw bytes of every file in order. Raw
+    bytes compress ~4x better than base64 text. Rows of three (written
+    before modes were kept) still unpack, with unknown modes."""
     table = []
     blobs = []
     for c in changes:
-        table.append([c.path, -1 if c.before is None else len(c.before), -1 if c.after is None else len(c.after)])
+        table.append([c.path, -1 if c.before is None else len(c.before), -1 if c.after is None else len(c.after),
+                      -1 if c.before_mode is None else c.before_mode, -1 if c.after_mode is None else c.after_mode])
         if c.before is not None:
             blobs.append(c.before)
         if c.after is not None:
@@ -127,12 +137,13 @@ def unpack(data: bytes) -> tuple[dict, list[FileChange]]:
     meta = json.loads(data[12 : 12 + n].decode("utf-8"))
     pos = 12 + n
     changes = []
-    for path, nb, na in meta.pop("files"):
+    for path, nb, na, *modes in meta.pop("files"):
         before = None if nb < 0 else data[pos : pos + nb]
         pos += max(nb, 0)
         after = None if na < 0 else data[pos : pos + na]
         pos += max(na, 0)
-        changes.append(FileChange(path, before, after))
+        mb, ma = (modes + [-1, -1])[:2]
+        changes.append(FileChange(path, before, after, None if mb < 0 else mb, None if ma < 0 else ma))
     if pos != len(data):
         raise ValueError(f"change set truncated or overlong ({len(data)} bytes, expected {pos})")
     return meta, changes

@@ -22,7 +22,9 @@ Rules (docs/operations.md):
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -239,7 +241,9 @@ def plan_rename(
         after_bytes = (b + final).encode("utf-8", ENCODING_ERRORS)
         if rel == old_path and moved:
             changes.append(FileChange(old_path, before_bytes, None))
-            changes.append(FileChange(path, None, after_bytes))
+            # The moved file keeps its permission bits (a 0640 page stays private).
+            source_mode = stat.S_IMODE(os.stat(config.vault / old_path).st_mode)
+            changes.append(FileChange(path, None, after_bytes, after_mode=source_mode))
         elif after_bytes != before_bytes:
             changes.append(FileChange(rel, before_bytes, after_bytes))
     return RenamePlan(pid, new_id, old_path, path, old_title, title, changes, plan.edits, plan.revived)

@@ -67,6 +67,9 @@ def _step(config: Config, store: Store, action: str) -> Operation:
                 f"cannot {action} {row.kind} #{row.id} ({row.summary}): {problem} since {since}; "
                 "refusing to overwrite that change"
             )
+        problem = files.first_read_only(files.VaultPaths(config), changes, action)
+        if problem:
+            raise UserError(f"cannot {action} {row.kind} #{row.id} ({row.summary}): {problem}; nothing was written")
         entry = JournalEntry.new(action, row.kind, row.summary, op_id=row.id)
         op = run(config, store, entry, changes)
         assert op is not None

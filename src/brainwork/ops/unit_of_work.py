@@ -73,6 +73,9 @@ def apply(
         problem = files.first_mismatch(paths, changes)
         if problem:
             raise UserError(f"{kind}: {problem} since the operation was planned; nothing was written (run it again)")
+        problem = files.first_read_only(paths, changes, kind)
+        if problem:
+            raise UserError(f"{problem}; nothing was written")
         check_known(actions)
         entry = JournalEntry.new("apply", kind, summary, reversible=reversible, store_actions=actions, details=details)
         op = run(config, store, entry, changes)

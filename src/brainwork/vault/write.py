@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 import unicodedata
 from pathlib import Path, PurePosixPath
 
-from brainwork.errors import UnsafePath
+from brainwork.errors import UnsafePath, UserError
 
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
 _BAD_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\\]')
@@ -105,27 +106,39 @@ def vault_file(root: Path, rel: str, strict: bool = True) -> Path:
     return full
 
 
-def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True, strict: bool = True) -> Path:
+def read_only_message(rel: str, doing: str) -> str:
+    """What to say when ``rel`` has no owner write bit: the bit is the
+    owner's "do not change this" (checked on the bits, not ``os.access``:
+    root may write anything)."""
+    return f"{rel} is read-only; make it writable to {doing}"
+
+
+def atomic_write(root: Path, rel: str, data: bytes, fsync: bool = True, strict: bool = True,
+                 mode: int | None = None) -> Path:
     """Write ``data`` to ``root/rel`` atomically (temp file + fsync + rename).
 
     Creates missing folders inside the vault. Keeps the old file's permission
-    bits; a new file gets :data:`NEW_FILE_MODE` (0666 less the umask, as
-    ``open()`` would), not ``mkstemp``'s 0600. Returns the absolute path. ``fsync=False`` skips the two fsyncs
+    bits; a new file gets ``mode`` or else :data:`NEW_FILE_MODE` (0666 less
+    the umask, as ``open()`` would), not ``mkstemp``'s 0600. Returns the absolute path. ``fsync=False`` skips the two fsyncs
     (~8 ms per file here) for a caller that makes many files durable at once
     and holds a journal meanwhile (:mod:`brainwork.ops.unit_of_work`); the
     replace stays atomic for readers.
 
     Raises:
         UnsafePath: ``rel`` is not a safe vault path.
+        UserError: the existing file has no owner write bit (read-only).
         OSError: the disk refused; the old file is untouched.
     """
     full = vault_file(root, rel, strict)
     full.parent.mkdir(parents=True, exist_ok=True)
-    mode = NEW_FILE_MODE
+    mode = NEW_FILE_MODE if mode is None else mode & 0o7777
     try:
         mode = full.stat().st_mode & 0o7777
     except FileNotFoundError:
         pass
+    else:
+        if not mode & stat.S_IWUSR:
+            raise UserError(read_only_message(rel, "change it"))
     fd, tmp = tempfile.mkstemp(prefix=".bw-", suffix=".tmp", dir=full.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

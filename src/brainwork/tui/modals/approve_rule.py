@@ -24,6 +24,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
+from brainwork.tui.widgets.checks import CheckList
+
 #: Fields that may run over a line: edited in a wrapping box, not a one-line input.
 LONG_FIELDS = ("text", "why")
 #: The editable fields: (key, label, placeholder).
@@ -66,7 +68,7 @@ class FieldBox(TextArea):
     HELP_TITLE = "rule field"
 
 
-class EvidenceChecklist(SelectionList[str]):
+class EvidenceChecklist(CheckList):
     """The candidate's evidence; checked ones are promoted."""
 
     HELP_TITLE = "evidence checklist"

@@ -5,7 +5,8 @@ A session hook proposed the correction from the person's own words
 (``wrong`` holds them as a starting point). Returns ``(wrong, correct,
 why)``, each on one line, or None when cancelled. ``esc`` cancels (the
 default); ``enter`` moves to the next box and, in the last one, confirms —
-only when all three are filled.
+only when all three are filled; ``ctrl+s`` confirms from any box, as in
+the approve dialog. The keys are listed in the dialog's border.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ class ConfirmCorrectionScreen(ModalScreen[tuple[str, str, str] | None]):
     values."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", tooltip="Close without confirming"),
+        Binding("ctrl+s", "confirm", "Confirm", tooltip="Confirm with these three lines"),
+    ]
 
     def __init__(self, title: str, quote: str = "", wrong: str = "", correct: str = "", why: str = ""):
         super().__init__()
@@ -50,11 +54,17 @@ class ConfirmCorrectionScreen(ModalScreen[tuple[str, str, str] | None]):
                 yield Button("Confirm", id="confirm-ok", variant="primary")
 
     def on_mount(self) -> None:
+        dialog = self.query_one("#confirm-dialog")
+        dialog.border_title = "Confirm the correction"
+        dialog.border_subtitle = "tab/enter next box · ctrl+s confirms · esc cancels · u undoes afterwards"
         first_empty = next((k for k, _ in FIELDS if not self.values[k].strip()), "wrong")
         self.query_one(f"#confirm-{first_empty}", Input).focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_confirm(self) -> None:
+        self._confirm()
 
     def _confirm(self) -> None:
         values = [" ".join(self.query_one(f"#confirm-{k}", Input).value.split()) for k, _ in FIELDS]

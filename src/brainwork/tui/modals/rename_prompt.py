@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Checkbox, Input, Static
+from textual.widgets import Input, Static
 
 from brainwork.tui.modals.prompts import TextPrompt
+from brainwork.tui.widgets.checks import Check
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class RenamePrompt(TextPrompt):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-dialog", classes="prompt-dialog"):
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input", select_on_focus=False)
-            yield Checkbox(
+            yield Check(
                 "Keep the old title as an alias (tab, space)", self.keep_alias, id="rename-keep-alias",
             )
             if self.note:
@@ -72,5 +73,5 @@ class RenamePrompt(TextPrompt):
         """The text box's answer (from :class:`TextPrompt`'s enter) goes out
         with the box's state; a cancel (None) stays None."""
         if isinstance(result, str):
-            result = RenameAnswer(result, self.query_one("#rename-keep-alias", Checkbox).value)
+            result = RenameAnswer(result, self.query_one("#rename-keep-alias", Check).value)
         return super().dismiss(result)
