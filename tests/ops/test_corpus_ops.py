@@ -15,7 +15,8 @@ from ops_helpers import hashes, resolved_links
 
 def test_rename_heavily_linked_page_and_undo(obsidian_help, tmp_path) -> None:
     vault = tmp_path / "obsidian-help-en"
-    shutil.copytree(obsidian_help, vault, ignore=shutil.ignore_patterns(".brainwork"))
+    shutil.copytree(obsidian_help, vault, ignore=shutil.ignore_patterns(".brainwork"),
+                    copy_function=shutil.copyfile)  # the corpus is read-only; the copy is not
     config = load_config(vault, tmp_path / "store")
     before = hashes(vault)
     links_before = resolved_links(vault)
