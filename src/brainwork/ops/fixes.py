@@ -28,6 +28,7 @@ from brainwork.vault.edit import EditError, frontmatter_fields, remove_from_list
 from brainwork.vault.parse import BOM, page_id, parse_text
 from brainwork.vault.resolve import norm
 from brainwork.vault.write import safe_rel_path, vault_file
+from brainwork.wording import counted
 
 
 def _refresh(config: Config, store: Store) -> None:
@@ -147,7 +148,7 @@ def plan_retarget(
     new_text = replace_spans(text, spans)
     return (
         FileChange(rel, data, (bom + new_text).encode("utf-8")),
-        f"retarget {len(spans)} link(s) on {pid}: {target} -> {want}",
+        f"retarget {counted(len(spans), 'link')} on {pid}: {target} -> {want}",
         {"page": pid, "target": target, "new": want, "links": len(spans)},
     )
 
@@ -195,7 +196,7 @@ def remove_link(config: Config, store: Store, page: str, target: str, line: int 
                 l2 = fresh[0]
                 new_text = replace_spans(new_text, [(l2.start, l2.end, _yaml_escape(_plain(l2, new_text), _yaml_quote_at(new_text, l2.start)))])
     return unit_of_work.apply(
-        config, store, "remove-link", f"remove {len(links)} link(s) to {target} on {pid}",
+        config, store, "remove-link", f"remove {counted(len(links), 'link')} to {target} on {pid}",
         [FileChange(rel, data, (bom + new_text).encode("utf-8"))],
         details={"page": pid, "target": target, "links": len(links)},
     )
@@ -259,7 +260,7 @@ def create_page(
                          watch=watch_for([new_id], [title]))
     revived = [r for r in relink.revived if r.after == new_id]
     return unit_of_work.apply(
-        config, store, "create-page", f"create {rel} for [[{target}]] ({len(revived)} dead link(s) revived)",
+        config, store, "create-page", f"create {rel} for [[{target}]] ({counted(len(revived), 'dead link')} revived)",
         [FileChange(rel, None, text.encode("utf-8"))],
         # The new page is empty on purpose (its text is for the person to
         # write); brainwork's own write is not reported back as a stub.
