@@ -32,6 +32,7 @@ from brainwork.analysis.search import PageSearch
 from brainwork.config import Config
 from brainwork.errors import StoreBusy, UserError
 from brainwork.index.sync import sync
+from brainwork.model import ParseError
 from brainwork.store import graph
 from brainwork.store.graph import GraphCounts, PageRow
 from brainwork.tui.commands import AppCommands, PageCommands
@@ -465,7 +466,18 @@ class BrainworkApp(App[None]):
     def _read_parse_errors(self) -> None:
         with self.store.use() as store:
             errors = graph.parse_errors(store)
-        self.call_from_thread(self.push_screen, ParseErrorsScreen(errors))
+        self.call_from_thread(self.push_screen, ParseErrorsScreen(errors), self._parse_error_chosen)
+
+    def _parse_error_chosen(self, error: ParseError | None) -> None:
+        """Show the page of the file ``error`` is about; a file that gave no
+        page (not text at all, say) is named instead."""
+        if error is None:
+            return
+        page = next((p for p in self.pages or () if p.path == error.path), None)
+        if page is None:
+            self.notify(f"{error.path} gave no page to show: {error.message}", title="Parse errors", severity="warning")
+            return
+        self.open_page(page.id)
 
     # -- errors -----------------------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
