@@ -38,7 +38,7 @@ def test_bad_files_are_reported_with_their_problem(tmp_path: Path) -> None:
     assert "a-not-toml.toml: not valid TOML" in problems
     assert "b-no-name.toml: 'name' (text) is required" in problems
     assert "c-bad-colour.toml: 'primary': 'blurple' is not a colour" in problems
-    assert "d-typo.toml: unknown key(s) foreground_" in problems
+    assert "d-typo.toml: unknown key foreground_" in problems
 
 
 def test_user_theme_replaces_by_name(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from brainwork.wording import noun
+
 #: The theme used when none is configured or the configured one is missing.
 DEFAULT_THEME = "brainwork-dark"
 
@@ -61,7 +63,7 @@ def parse_theme(path: Path) -> Theme:
         raise ValueError(f"not valid TOML: {exc}") from None
     unknown = sorted(set(data) - ALLOWED_KEYS)
     if unknown:
-        raise ValueError(f"unknown key(s) {', '.join(unknown)}")
+        raise ValueError(f"unknown {noun(len(unknown), 'key')} {', '.join(unknown)}")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ValueError("'name' (text) is required")
