@@ -37,7 +37,7 @@ def test_rename_log_undo_redo(run, vault) -> None:
     r = run("rename", "Hub", "Center")
     assert r.exit_code == 0, r.output
     # the page keeps its bytes (its "# Hub" heading still gives its title): only the file moves
-    assert "rename Hub.md -> Center.md: 2 link(s) in 2 file(s)" in r.output
+    assert "rename Hub.md -> Center.md: 2 links in 2 files" in r.output
     assert "a.md:1: [[Hub]] -> [[Center]]" in r.output
     assert (vault / "a.md").read_text().startswith("links [[Center]]")
     r = run("log", "--json")
@@ -113,7 +113,7 @@ def test_split_and_fixes(run, vault) -> None:
     assert (vault / "a.md").read_text().endswith("and Ghost\n")
     assert run("undo").exit_code == 0
     r = run("create-page", "Ghost", "--type", "topic", "--from", "a")
-    assert r.exit_code == 0 and "create Ghost.md for [[Ghost]] (1 dead link(s) revived)" in r.output
+    assert r.exit_code == 0 and "create Ghost.md for [[Ghost]] (1 dead link revived)" in r.output
     assert run("dismiss", "orphan:x", "--reason", "fine").exit_code == 0
     assert run("undismiss", "orphan:x").exit_code == 0
     kinds = [e["kind"] for e in json.loads(run("log", "--json").output)]

@@ -138,7 +138,7 @@ def test_each_operation_is_one_commit_of_only_its_files(make_vault, opened):
     commit = commit_of(vault)
     assert commit.parents == [first]
     subject = commit.message.decode().splitlines()[0]
-    assert subject == "brainwork: rename Old Note.md -> New Name.md: 1 link(s) in 1 file(s)", subject
+    assert subject == "brainwork: rename Old Note.md -> New Name.md: 1 link in 1 file", subject
     assert "wrote New Name.md" in commit.message.decode() and "deleted Old Note.md" in commit.message.decode()
     assert commit.author == b"Ada Tester <ada@example.org>"
     assert changed_in(vault) == {"Old Note.md", "New Name.md", "b.md"}

@@ -132,7 +132,7 @@ def test_rename_refuses_when_other_links_would_change(make_vault, store, tmp_pat
     config = load_config(vault, tmp_path / "store")
     before = snapshot(vault)
     # A file named Gamma.md would capture [[Gamma]], which means Beta today.
-    with pytest.raises(UserError, match=r"other link\(s\) would change target: x\.md:1 \[\[Gamma\]\]"):
+    with pytest.raises(UserError, match=r"refusing: 1 other link would change target: x\.md:1 \[\[Gamma\]\]"):
         rename(config, store, "Alpha", "Gamma")
     assert snapshot(vault) == before
 

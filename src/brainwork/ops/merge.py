@@ -38,6 +38,7 @@ from brainwork.vault.frontmatter import split_frontmatter
 from brainwork.vault.parse import BOM, parse_text
 from brainwork.vault.resolve import norm
 from brainwork.vocabulary import EDGE_KEYS
+from brainwork.wording import counted
 
 #: Keys whose values are lists of items even when written as one scalar.
 LIST_KEYS = frozenset({"tags", "tag", "aliases", "alias", "cssclasses"}) | frozenset(EDGE_KEYS)
@@ -117,8 +118,8 @@ class MergePlan:
 
     def summary(self) -> str:
         return (
-            f"merge {self.source} into {self.target}: {self.links_rewritten} link(s) redirected, "
-            f"{len(self.pages_touched)} file(s) touched, {len(self.conflicts)} conflict(s)"
+            f"merge {self.source} into {self.target}: {counted(self.links_rewritten, 'link')} redirected, "
+            f"{counted(len(self.pages_touched), 'file')} touched, {counted(len(self.conflicts), 'conflict')}"
         )
 
     def describe(self) -> str:
@@ -126,7 +127,7 @@ class MergePlan:
         lines = [
             f"Merge {self.source_title!r} ({self.source_path}) INTO {self.target_title!r} ({self.target_path})",
             f"  {self.source_path} will be removed; its body goes under '## Merged from {self.source_title}'",
-            f"  links redirected: {self.links_rewritten} in {len({e.path for e in self.edits} - {self.source_path, self.target_path})} other file(s)",
+            f"  links redirected: {self.links_rewritten} in {counted(len({e.path for e in self.edits} - {self.source_path, self.target_path}), 'other file')}",
             f"  files touched: {len(self.pages_touched)}",
         ]
         if self.aliases_added:
@@ -144,7 +145,7 @@ class MergePlan:
                 lines.append(f"  {e.path}:{e.line}: {e.old} -> {e.new}")
         extra = self.links_rewritten - min(self.links_rewritten, 20)
         if extra > 0:
-            lines.append(f"  ... and {extra} more link(s)")
+            lines.append(f"  ... and {counted(extra, 'more link')}")
         lines.append("  A merge cannot be undone.")
         return "\n".join(lines)
 

@@ -19,6 +19,7 @@ from brainwork.ops.journal import CREATED_DIR, LOCK, JournalEntry, clear_journal
 from brainwork.ops.operation import Operation
 from brainwork.ops.record import record, sync_graph
 from brainwork.store import Store
+from brainwork.wording import counted
 
 #: A record younger than this whose file does not exist yet may belong to a
 #: capture still running (record first, file second); seconds.
@@ -78,7 +79,7 @@ def recover_journal(config: Config, store: Store) -> str | None:
         clear_journal(config)
         files.sweep_temp_files(config, changes)
         if not foreign:
-            return f"completed an interrupted {what}: {len(changes)} file(s)"
+            return f"completed an interrupted {what}: {counted(len(changes), 'file')}"
         return (
             f"rolled back an interrupted {what}: {', '.join(foreign)} changed meanwhile and "
             "was left as it is"

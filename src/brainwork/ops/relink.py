@@ -36,6 +36,7 @@ from brainwork.store import graph
 from brainwork.vault.links import MDLINK, WIKILINK, split_inner
 from brainwork.vault.parse import BOM, page_id, parse_text
 from brainwork.vault.resolve import Resolver, norm
+from brainwork.wording import counted
 
 #: Characters a wikilink target cannot hold (they end or split the link).
 BAD_TARGET_CHARS = re.compile(r"[\[\]|#^\x00-\x1f\x7f]")
@@ -541,7 +542,7 @@ def plan_relink(
             f"{c.path}:{c.line} [[{c.target}]] -> {c.after or 'nothing'} (was {c.before or 'dead'})" for c in conflicts[:5]
         )
         more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        raise UserError(f"refusing: {len(conflicts)} other link(s) would change target: {shown}{more}")
+        raise UserError(f"refusing: {counted(len(conflicts), 'other link')} would change target: {shown}{more}")
 
     from brainwork.vault.edit import replace_spans
 

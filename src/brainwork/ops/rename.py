@@ -38,6 +38,7 @@ from brainwork.store import Store
 from brainwork.vault.edit import EditError, add_to_list_field, frontmatter_fields, set_field
 from brainwork.vault.parse import page_id, parse_text
 from brainwork.vault.resolve import norm
+from brainwork.wording import counted
 from brainwork.vault.write import MAX_NAME_BYTES, safe_rel_path, slugify, vault_file
 
 _FILE_BAD = re.compile(r'\s*[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]+\s*')
@@ -79,7 +80,7 @@ class RenamePlan:
         if self.new_path != self.old_path:
             what.append(f"{self.old_path} -> {self.new_path}")
         n_files = len({e.path for e in self.edits})
-        return f"rename {', '.join(what) or self.page}: {self.links_rewritten} link(s) in {n_files} file(s)"
+        return f"rename {', '.join(what) or self.page}: {counted(self.links_rewritten, 'link')} in {counted(n_files, 'file')}"
 
     def to_json(self) -> dict:
         return {

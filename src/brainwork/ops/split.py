@@ -38,6 +38,7 @@ from brainwork.vault.links import WIKILINK_PARTS, mask_non_links
 from brainwork.vault.parse import BOM, page_id, parse_text
 from brainwork.vault.resolve import norm
 from brainwork.vault.write import safe_rel_path
+from brainwork.wording import counted
 
 _H2 = re.compile(r"^##[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
@@ -65,7 +66,7 @@ class SplitPlan:
     changes: list[FileChange] = field(default_factory=list)
 
     def summary(self) -> str:
-        return f"split {self.page} into {len(self.sections)} page(s): " + ", ".join(s.path for s in self.sections)
+        return f"split {self.page} into {counted(len(self.sections), 'page')}: " + ", ".join(s.path for s in self.sections)
 
     def to_json(self) -> dict:
         return {"page": self.page, "path": self.path, "sections": [{"heading": s.heading, "title": s.title, "path": s.path} for s in self.sections]}
