@@ -211,6 +211,23 @@ def _one_line(text, limit: int | None = None) -> str:
     return text if limit is None or len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def page_title(text, config: Config, prefix: str = "") -> str:
+    """``prefix`` + the first non-blank line of ``text`` as a page title
+    shorter than ``config.thresholds.diary_title_chars``, the prefix
+    counted (a title that long is a ``diary-title`` finding): a longer line
+    is cut after its last whole word and ends with "…" (a single word longer
+    than the room is cut inside it). A date in the line is kept: the title
+    stays the person's words, and the check still names it."""
+    room = config.thresholds.diary_title_chars - len(prefix) - 1  # characters left for the line, "…" included
+    line = _one_line(next((ln for ln in str(text or "").splitlines() if ln.strip()), ""))
+    if len(line) <= room:
+        return prefix + line
+    cut = line[: room - 1]
+    if line[room - 1] != " " and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return prefix + cut.rstrip(" ,;:.-–—") + "…"
+
+
 def doctrine_section(rules: list[RuleView], budget: int, *, compact: bool = False, note: str = "") -> str:
     """The doctrine within ``budget`` characters: rules by :func:`by_priority`
     as long as they fit (full blocks, or one line each when ``compact``),
@@ -501,7 +518,7 @@ def task_record(config: Config, session, session_id: str) -> dict:
     if files:
         parts.append("## Files written\n" + _bullets(files))
     data = {
-        "title": _one_line(request.splitlines()[0] if request else "", 90),
+        "title": page_title(request, config),
         "request": _one_line(request, 2000),
         "summary": _one_line(session.work_reply or session.last_reply, 600),
         SESSION_KEY: session_id,
@@ -636,7 +653,7 @@ def capture_session(config: Config, session, session_id: str | None, today: date
                 + (f"What the agent had just done: {did}" if did else "What the agent had just done: (no reply)")
                 + (f" (tools: {tools})" if tools else "") + "\n")
         result = propose_correction(config, {
-            "title": PROPOSAL_TITLE_PREFIX + _one_line(turn.text.splitlines()[0], 80),
+            "title": page_title(turn.text, config, PROPOSAL_TITLE_PREFIX),
             "wrong": quote, "corrects": task, SESSION_KEY: session_id, "turn": str(turn.index), "body": body,
         }, today=today, names=names)
         proposed.append(result.id)
