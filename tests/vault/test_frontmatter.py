@@ -77,9 +77,10 @@ def test_leading_rule_around_a_paragraph_is_not_frontmatter():
     assert (link.target, link.where, link.line) == ("link", "body", 2)
 
 
-def test_yaml_list_block_is_not_frontmatter():
+def test_yaml_list_block_is_frontmatter_written_wrongly():
     p = parse("---\n- a\n- b\n---\ntext\n")
-    assert not p.has_frontmatter and p.errors == []
+    assert p.has_frontmatter and p.fields == {} and p.body == "text\n"
+    assert [(e.line, e.message.split(" (")[0]) for e in p.errors] == [(2, "frontmatter must be a mapping, got a list")]
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,7 @@ def test_huge_file_is_not_parsed_but_is_a_page():
     assert len(data) > MAX_FILE_BYTES
     p = parse_text("dump.md", data)
     (err,) = p.errors
-    assert err.line == 0 and "limit" in err.message and f"{MAX_FILE_BYTES:,}" in err.message
+    assert err.line == 1 and "limit" in err.message and f"{MAX_FILE_BYTES:,}" in err.message
     assert p.title == "dump" and p.links == [] and p.size == len(data)
 
 
@@ -76,6 +76,7 @@ def test_empty_file():
 def test_parse_file_unreadable(tmp_path):
     p = parse_file(tmp_path, "missing.md")
     assert p.errors and p.errors[0].path == "missing.md" and "cannot read" in p.errors[0].message
+    assert p.errors[0].line == 1  # the whole file: its first line, as lines are 1-based
 
 
 def test_parse_file_reads_mtime(tmp_path):

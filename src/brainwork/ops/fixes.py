@@ -69,7 +69,8 @@ def set_type(config: Config, store: Store, page: str, type_: str) -> Operation:
 
     Raises:
         UserError: ``type_`` is not in the vault's vocabulary
-            (``config.page_types``), or the page cannot be edited.
+            (``config.page_types``), or the page cannot be edited (not
+            UTF-8, broken frontmatter, over ``max_file_bytes``).
     """
     change, summary, details = plan_set_type(config, store, page, type_)
     return unit_of_work.apply(config, store, "set-type", summary, [change], details=details)
@@ -87,6 +88,11 @@ def plan_set_type(
     if refresh:
         _refresh(config, store)
     pid, rel, data, text, bom = _read_page(config, store, page)
+    limit = config.thresholds.max_file_bytes
+    if len(data) > limit:
+        # Not parsed by the index (a dump, not a note: thresholds.py), so
+        # its frontmatter is unknown; an edit would be a blind write.
+        raise UserError(f"{rel}: file is {len(data):,} bytes, over the {limit:,}-byte limit; too large to edit")
     try:
         old = frontmatter_fields(text).get("type")
         new = set_field(text, "type", type_)

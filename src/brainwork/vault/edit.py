@@ -191,10 +191,14 @@ def frontmatter_fields(text: str) -> dict:
     """The frontmatter mapping of ``text`` (scalars as text), ``{}`` if none.
 
     Raises:
-        EditError: the YAML is broken (message names the line).
+        EditError: the YAML is broken or not a mapping, or its block is never
+            closed (message names the line): an edit would otherwise put a
+            second block above the open one and leave its fields as body text.
     """
     _, body = _strip_bom(text)
     split = split_frontmatter(body)
+    if split.unclosed:
+        raise EditError("line 1: frontmatter opened on line 1 is never closed; add a '---' line after its last field")
     if split.yaml_text is None:
         return {}
     try:

@@ -2,7 +2,8 @@
 
 Handles what real files contain: a UTF-8 byte-order mark, CRLF line endings,
 an empty block (``---`` directly followed by ``---``), and a leading ``---``
-horizontal rule with no closing fence (then there is no frontmatter). YAML is
+with no closing fence (then there is no frontmatter; :attr:`Split.unclosed`
+says whether the lines after it read as frontmatter keys). YAML is
 loaded with PyYAML's base loader (the C one where available), so every scalar
 stays text: a title such as ``1984``, ``yes`` or ``2026-07-29`` is not turned
 into a number, boolean or date.
@@ -34,7 +35,10 @@ class Split:
     ``yaml_text`` is ``None`` when the file has no frontmatter block;
     ``yaml_start``/``yaml_end`` are character offsets of the YAML text and
     ``body_start`` of the body in the given text; ``body_line`` the 1-based
-    line the body starts on.
+    line the body starts on. ``unclosed`` is True when the file opens with a
+    ``---`` line that no closing fence follows and its first non-blank line
+    after it is a ``key:`` line: frontmatter meant and left open (then
+    ``yaml_text`` is ``None`` and the whole file is body).
     """
 
     yaml_text: str | None
@@ -42,6 +46,7 @@ class Split:
     yaml_end: int
     body_start: int
     body_line: int
+    unclosed: bool = False
 
 
 class FrontmatterError(ValueError):
@@ -54,18 +59,40 @@ class FrontmatterError(ValueError):
 
 
 class NotAMapping(FrontmatterError):
-    """Well-formed YAML that is not a mapping (plain text, a list): the
-    leading ``---`` is then a horizontal rule, not a frontmatter fence."""
+    """Well-formed YAML that is not a mapping; ``got`` names what it is:
+    ``"text"`` (a plain scalar) or ``"a list"``."""
+
+    def __init__(self, line: int, message: str, got: str):
+        super().__init__(line, message)
+        self.got = got
+
+
+#: A line that reads as a YAML mapping key (``title:``, ``"my key": x``):
+#: text up to its first colon (not opening with ``#``, ``-`` or a quote), or
+#: a quoted key, then a colon followed by a space or the line's end, as YAML
+#: reads a key (``Note: see below`` is one too; ``https://x`` and ``12:30``
+#: are not).
+_KEY_LINE = re.compile(r"[ \t]*(?:[^\s#:'\"\-][^:\n]*?|'[^'\n]*'|\"[^\"\n]*\")[ \t]*:(?:[ \t]|\r?$)")
+_BLANK_LINES = re.compile(r"(?:[ \t]*\r?\n)*")
 
 
 def split_frontmatter(text: str) -> Split:
-    """Locate the frontmatter block in ``text`` (BOM already removed)."""
+    """Locate the frontmatter block in ``text`` (BOM already removed).
+
+    A leading ``---`` with no closing fence is no frontmatter: the whole file
+    is body, as Obsidian and Markdown read it (a horizontal rule), so no
+    word or link of the file is lost. When the first non-blank line after it
+    is a ``key:`` line the author meant frontmatter and forgot to close it:
+    ``unclosed`` says so, for the parser to report (a rule followed by prose
+    is not reported).
+    """
     m = _OPEN.match(text)
     if not m:
         return Split(None, 0, 0, 0, 1)
     close = _CLOSE.search(text, m.end())
     if close is None:
-        return Split(None, 0, 0, 0, 1)
+        first = _BLANK_LINES.match(text, m.end()).end()
+        return Split(None, 0, 0, 0, 1, unclosed=bool(_KEY_LINE.match(text, first)))
     yaml_text = text[m.end() : close.start()]
     body_start = close.end()
     body_line = text.count("\n", 0, body_start) + 1
@@ -152,7 +179,10 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise NotAMapping(first_line, "frontmatter is not a mapping of keys to values")
+        got = "a list" if isinstance(data, list) else "text"
+        raise NotAMapping(first_line + _first_content_line(yaml_text),
+                          f"frontmatter must be a mapping, got {got} (write 'key: value' lines between the --- fences)",
+                          got)
     if "*" in yaml_text:  # aliases share objects: count the values they expand to
         n = _expanded_size(data)
         if n > MAX_YAML_VALUES:
@@ -161,6 +191,16 @@ def parse_yaml(yaml_text: str, first_line: int = 2) -> dict:
                 f"YAML aliases in the frontmatter expand to {n:,} values (more than {MAX_YAML_VALUES:,}); not parsed",
             )
     return data
+
+
+def _first_content_line(yaml_text: str) -> int:
+    """0-based line of the first line of ``yaml_text`` that is neither blank
+    nor a YAML comment: where a value that is not a mapping starts."""
+    for i, line in enumerate(yaml_text.split("\n")):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return i
+    return 0
 
 
 class _TreeLoader(_Loader):

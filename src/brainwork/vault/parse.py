@@ -43,7 +43,9 @@ def _line_of_offset(data: bytes, offset: int) -> int:
 
 
 def _oversize_error(rel_path: str, size: int, max_bytes: int) -> ParseError:
-    return ParseError(rel_path, 0, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit; not parsed")
+    """On line 1: the problem is the whole file, and lines are 1-based
+    wherever an error is shown (index, check, show, the workbench)."""
+    return ParseError(rel_path, 1, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit; not parsed")
 
 
 def oversize_page(rel_path: str, full: Path, size: int, mtime_ns: int, max_bytes: int) -> ParsedPage:
@@ -119,12 +121,24 @@ def parse_text(
             if decode != "strict":  # the YAML parser refuses lone surrogates; same length, so lines stay
                 yaml_text = _ESCAPED.sub("\ufffd", yaml_text)
             page.fields = parse_yaml(yaml_text, first_line=text.count("\n", 0, split.yaml_start) + 1)
-        except NotAMapping:
-            # Valid YAML but plain text or a list: the leading ``---`` is a
-            # horizontal rule and the whole file is body (docs/vault-format.md).
-            split = Split(None, 0, 0, 0, 1)
+        except NotAMapping as exc:
+            if exc.got == "text":
+                # ``---`` / a paragraph / ``---``: Markdown shows a rule, the
+                # paragraph and a rule, so the whole file is body.
+                split = Split(None, 0, 0, 0, 1)
+            else:
+                # A list between the fences is frontmatter written wrongly
+                # (``- tag`` items without their key): reported, and kept as
+                # a frontmatter block with no fields like broken YAML, so the
+                # body and every link (frontmatter ones too) still count.
+                page.errors.append(ParseError(rel_path, exc.line, exc.message))
         except FrontmatterError as exc:
             page.errors.append(ParseError(rel_path, exc.line, exc.message))
+    elif split.unclosed:
+        # The file stays body text, as Obsidian reads it: every line and
+        # link of it is kept and counted; only the fields are missing.
+        page.errors.append(ParseError(rel_path, 1, "frontmatter opened on line 1 is never closed: add a '---' line "
+                                                   "after its last field; until then the file is read as body text"))
     if split.yaml_text is not None:
         page.has_frontmatter = True
         links.extend(frontmatter_links(text, split.yaml_start, split.yaml_end))
@@ -164,7 +178,7 @@ def parse_file(root: Path, rel_path: str) -> ParsedPage:
         data = full.read_bytes()
     except OSError as exc:
         page = parse_text(rel_path, b"")
-        page.errors.append(ParseError(rel_path, 0, f"cannot read: {exc.strerror or exc}"))
+        page.errors.append(ParseError(rel_path, 1, f"cannot read: {exc.strerror or exc}"))
         return page
     return parse_text(rel_path, data, st.st_mtime_ns)
 
