@@ -600,6 +600,10 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
         rule = self.rule
         return rule is not None and rule["status"] == status
 
+    def _any_rule(self, status: str) -> bool:
+        """Whether any rule of the list has ``status``."""
+        return self.view is not None and any(r["status"] == status for r in self.view.rules.values())
+
     def _show_rule(self, rule_id: str) -> None:
         view = self.view
         if view is None or rule_id not in view.rules:
@@ -757,10 +761,13 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
 
     # -- actions ------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A key that works on some other rule of the list is greyed; one
+        # that no rule of the list takes (no candidate to approve, no active
+        # rule to retire) is hidden.
         if action in ("approve", "reject", "supersede", "edit"):
-            return True if self.rule_is("candidate") else None
+            return True if self.rule_is("candidate") else None if self._any_rule("candidate") else False
         if action == "retire":
-            return True if self.rule_is("active") else None
+            return True if self.rule_is("active") else None if self._any_rule("active") else False
         if action == "open_rule":
             return True if self.rule is not None else None
         if action == "replay":
