@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import stat
 import tempfile
 import threading
 import time
@@ -319,6 +320,10 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
     target, fsynced, and are renamed over it only if the file still holds
     ``before`` at that moment. A reader sees the old file or the new one.
 
+    The file keeps its permission bits; one without its owner write bit is
+    refused, as every vault write refuses it (the bit is the owner's "do not
+    change this", checked on the bits since root may write anything).
+
     Returns:
         True when replaced; False when the file no longer holds ``before``
         (someone changed or removed it: their bytes are left as they are,
@@ -326,9 +331,10 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
 
     Raises:
         UnsafePath: ``rel`` is not a safe vault path.
-        UserError: the vault folder cannot be written.
+        UserError: the file is read-only (nothing is written, no record is
+            left), or the vault folder cannot be written.
     """
-    from brainwork.vault.write import safe_rel_path, vault_file
+    from brainwork.vault.write import read_only_message, safe_rel_path, vault_file
 
     rel = safe_rel_path(rel)
     full = vault_file(config.vault, rel)
@@ -343,6 +349,12 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
         return holds_before()
     if not holds_before():
         return False
+    try:
+        mode = stat.S_IMODE(full.stat().st_mode)
+    except FileNotFoundError:
+        return False
+    if not mode & stat.S_IWUSR:
+        raise UserError(read_only_message(rel, "update it"))
     entry = JournalEntry.new("apply", kind, summary, details=details, created_ns=time.time_ns())
     try:
         record = _write_record(config.store / CREATED_DIR, f"{entry.token}.bin",
@@ -351,7 +363,6 @@ def replace_file(config: Config, rel: str, before: bytes, after: bytes, *, kind:
     except OSError as exc:
         raise UserError(f"cannot write {rel}: {exc.strerror}") from None
     try:
-        mode = full.stat().st_mode & 0o7777
         with os.fdopen(fd, "wb") as fh:
             fh.write(after)
             fh.flush()

@@ -3,7 +3,9 @@
 A journal left in the store means an operation stopped between writing its
 journal and recording it. Recovery rolls it forward when every file has its
 before or its after bytes, and otherwise rolls it back and leaves the file
-someone else changed as it is: their bytes are never overwritten.
+someone else changed as it is: their bytes are never overwritten. A file it
+would rewrite or delete that was made read-only meanwhile stops it before
+anything is written; the journal stays for the next try.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import time
 from pathlib import Path
 
 from brainwork.config import Config
-from brainwork.errors import UnsafePath
+from brainwork.errors import UnsafePath, UserError
 from brainwork.ops import files
 from brainwork.ops.journal import CREATED_DIR, LOCK, JournalEntry, clear_journal, read_journal, unpack
 from brainwork.ops.operation import Operation
@@ -45,6 +47,11 @@ def recover_journal(config: Config, store: Store) -> str | None:
     Rolls forward when every file has either its before or its after bytes;
     if some file has neither (changed by someone else meanwhile), rolls the
     others back to their before bytes, leaves that file alone and says so.
+
+    Raises:
+        UserError: a file the roll forward or back would rewrite or delete
+            has no owner write bit; nothing is written and the journal stays,
+            so the next command finishes the work once the file is writable.
     """
     with LOCK:
         try:
@@ -64,17 +71,21 @@ def recover_journal(config: Config, store: Store) -> str | None:
             state.append("after" if have == c.after else "before" if have == c.before else "foreign")
         what = f"{entry.action} of {entry.kind} ({entry.summary})"
         foreign = [c.path for c, s in zip(changes, state) if s == "foreign"]
+        # Checked for the whole set first: atomic_write would refuse a
+        # read-only rewrite only when it reached it (after writing others)
+        # and a deletion does not look at the bits at all.
         if not foreign:
-            for c, s in zip(changes, state):
-                if s == "before":
-                    files.write_file(config, c)
-            files.durable()
-            record(store, entry, changes)
+            writes, doing, to = [c for c, s in zip(changes, state) if s == "before"], "complete", "complete it"
         else:
-            for c, s in zip(changes, state):
-                if s == "after":
-                    files.write_file(config, c.reverse())
-            files.durable()
+            writes, doing, to = [c.reverse() for c, s in zip(changes, state) if s == "after"], "roll back", "roll it back"
+        problem = files.first_read_only(paths, writes, to)
+        if problem:
+            raise UserError(f"cannot {doing} an interrupted {what}: {problem}; nothing was written")
+        for c in writes:
+            files.write_file(config, c)
+        files.durable()
+        if not foreign:
+            record(store, entry, changes)
         sync_graph(config, store, [c.path for c in changes])
         clear_journal(config)
         files.sweep_temp_files(config, changes)
