@@ -14,13 +14,22 @@ active), each indexed first:
   recall answered by it), and without one (recall runs in the hook's process
   against the store opened for that call: the embedding model loads);
 - ``stop`` on a labelled transcript (tests/fixtures/transcripts/04-blog-post.jsonl):
-  first stop (task page and a proposed correction written) and a repeated
-  stop with nothing new.
+  first stop (task page and a proposed correction written; its push-back
+  turn embedded by the ONNX export ``embed`` left in the store), the same
+  with the push-back rules alone (``BRAINWORK_EMBEDDER=lexical``, as a store
+  with no export yet), and a repeated stop with nothing new.
 
 Figures are medians over ``--runs`` after one unmeasured warm-up: CPU
 seconds (user + system of the finished child, the operating system's
 accounting; the figure to quote on a shared machine) beside wall seconds,
 and the size of what the hook printed.
+
+``python -m benchmarks.bench_hooks --gate-crossover [--runs 5]`` measures
+instead where the secret gate's Arrow path starts to pay
+(``SECRET_GATE_ARROW_MIN_CHARS``): for ASCII texts of 1 KB to 64 MB cut from
+``sample_vault/``'s pages, the CPU seconds of one gate call in a new
+process (``cold``: numpy and pyarrow imported by the call, as in a hook)
+and of a second call (``warm``: already imported), on each path.
 """
 
 from __future__ import annotations
@@ -119,20 +128,64 @@ def bench_vault(vault: Path, runs: int, env: dict) -> dict:
         shutil.copy(FIXTURE, transcript)
 
     stop_first = {"hook_event_name": "Stop", "transcript_path": str(transcript)}
-    first = []
-    fresh_session()
-    for i in range(runs + 1):
-        fresh_session()
-        w, c, n, code = run_once(hook("stop"), {**stop_first, "session_id": f"bench-{os.getpid()}-{i}"}, env)
-        if i:
-            first.append((w, c, code))
-    out["stop_first"] = {"wall_s": round(statistics.median(x[0] for x in first), 3),
-                         "cpu_s": round(statistics.median(x[1] for x in first), 3), "exit_codes": sorted({x[2] for x in first})}
-    out["stop_again"] = measure(hook("stop"), {**stop_first, "session_id": f"bench-{os.getpid()}-1"}, env, runs)
+
+    def first_stops(tag: str, stop_env: dict) -> dict:
+        first = []
+        for i in range(runs + 1):
+            fresh_session()
+            w, c, n, code = run_once(hook("stop"), {**stop_first, "session_id": f"bench-{tag}-{os.getpid()}-{i}"}, stop_env)
+            if i:
+                first.append((w, c, code))
+        return {"wall_s": round(statistics.median(x[0] for x in first), 3),
+                "cpu_s": round(statistics.median(x[1] for x in first), 3), "exit_codes": sorted({x[2] for x in first})}
+
+    out["stop_first"] = first_stops("model", env)
+    # The push-back rules alone, as in a store with no ONNX export of the model yet.
+    out["stop_first_rules_only"] = first_stops("rules", {**env, "BRAINWORK_EMBEDDER": "lexical"})
+    out["stop_again"] = measure(hook("stop"), {**stop_first, "session_id": f"bench-model-{os.getpid()}-1"}, env, runs)
     with Serve(vault, env):
         out["session_start_owner"] = measure(hook("session-start"), start, env, runs)
         out["prompt_owner"] = measure(hook("user-prompt-submit"), prompt, env, runs)
     shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+_GATE_CALL = """
+import sys, time
+from pathlib import Path
+from brainwork.analysis.secrets import _gated_starts
+pages = sorted(Path(sys.argv[1]).rglob("*.md"))
+corpus = "\\n".join(line for p in pages for line in p.read_text(encoding="utf-8").splitlines() if line.isascii())
+size, arrow = int(sys.argv[2]), sys.argv[3] == "arrow"
+text = (corpus * (size // len(corpus) + 1))[:size]
+low = text.lower()
+limit = 0 if arrow else size + 1
+times = []
+for _ in range(2):
+    t0 = time.process_time()
+    _gated_starts(text, low, limit)
+    times.append(time.process_time() - t0)
+print(times[0], times[1])
+"""
+
+
+def gate_crossover(runs: int) -> dict:
+    """``{size: {path: {"cold_s", "warm_s"}}}``: medians over ``runs`` new
+    processes of the CPU seconds of the secret gate's first call (lazy
+    imports included) and of its second call on one ASCII text."""
+    out: dict = {}
+    for size in (1_000, 4_000, 16_000, 32_000, 64_000, 128_000, 256_000, 1_000_000, 4_000_000, 16_000_000, 64_000_000):
+        row = {}
+        for path in ("plain", "arrow"):
+            cold, warm = [], []
+            for _ in range(runs):
+                r = subprocess.run([sys.executable, "-c", _GATE_CALL, str(REPO / "sample_vault"), str(size), path],
+                                   capture_output=True, text=True, check=True, timeout=600)
+                a, b = map(float, r.stdout.split())
+                cold.append(a)
+                warm.append(b)
+            row[path] = {"cold_s": round(statistics.median(cold), 4), "warm_s": round(statistics.median(warm), 4)}
+        out[size] = row
     return out
 
 
@@ -142,7 +195,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", type=int, default=10_000)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--workdir", type=Path, default=None)
+    ap.add_argument("--gate-crossover", action="store_true",
+                    help="measure the secret gate's plain and Arrow paths by text size instead")
     a = ap.parse_args(argv)
+    if a.gate_crossover:
+        figures = gate_crossover(a.runs)
+        if a.json:
+            print(json.dumps(figures, indent=2))
+        else:
+            print(f"{'chars':>9} {'plain cold':>11} {'arrow cold':>11} {'plain warm':>11} {'arrow warm':>11}")
+            for size, row in figures.items():
+                print(f"{size:>9} {row['plain']['cold_s']:>11} {row['arrow']['cold_s']:>11} "
+                      f"{row['plain']['warm_s']:>11} {row['arrow']['warm_s']:>11}")
+        return 0
     work = a.workdir or Path(tempfile.mkdtemp(prefix="bw-bench-hooks-"))
     env = {k: v for k, v in os.environ.items() if k != "BRAINWORK_VAULT"}
     results: dict = {}

@@ -55,6 +55,23 @@ HOOK_STORE_WAIT_SECONDS = 2.0
 #: (characters).
 PROPOSAL_QUOTE_CHARS = 600
 
+# -- secret scan (brainwork.analysis.secrets) ---------------------------------
+#: The secret gate runs through Arrow (RE2 over all lines at once) on ASCII
+#: text of at least this many characters (= bytes) when the process has not
+#: imported pyarrow.compute yet; shorter text takes one ``re`` pass per gate
+#: and leaves numpy and pyarrow unimported (a hook scans one capture of a
+#: few KB). The plain path costs ~20 ms CPU per MB, the Arrow path ~9 ms
+#: per MB plus ~0.14 s for its first call in a new process (the imports);
+#: they break even at 16 MB (0.31 s vs 0.33 s; 0.075 s vs 0.20 s at 4 MB,
+#: 1.7 s vs 0.9 s at 64 MB). Measured 2026-12-03 on 2 shared cores, load
+#: 6-9, medians of 5: ``python -m benchmarks.bench_hooks --gate-crossover``.
+SECRET_GATE_ARROW_MIN_CHARS = 16_000_000
+#: The same when pyarrow.compute is already imported (the store's Arrow
+#: reads did it, as in ``brainwork check``): the second Arrow call breaks
+#: even with the plain path at 64 KB (1.5 ms each) and is ahead from 128 KB
+#: on (2.2 ms vs 2.9 ms; 9 ms vs 23 ms at 1 MB). Same command and run.
+SECRET_GATE_ARROW_LOADED_MIN_CHARS = 64_000
+
 
 @dataclass(frozen=True)
 class Thresholds:

@@ -109,3 +109,63 @@ def test_text_whose_lower_case_changes_length_is_still_gated():
     hits = scan_texts([("a.md", text)], extra=False)["a.md"]
     assert [h.line for h in hits] == [line for line in (2, 3) if any(l == line for l, _ in full_scan("a.md", text))]
     assert 2 in [h.line for h in hits]
+
+
+def test_plain_and_arrow_gates_give_the_same_findings(repo_root: Path):
+    """The gate's two paths (one ``re`` pass per gate; RE2 through Arrow for
+    ASCII text) on the same inputs: every plugin example alone and all of
+    them in one page, pages without any secret, and sample_vault/'s pages
+    scanned one by one and all at once. ``arrow_min_chars`` 0 sends every
+    ASCII text through Arrow, a size above every text sends it through
+    ``re``."""
+    never = 1 << 40
+    singles = [[(f"{name}.md", PROSE + line + "\n" + PROSE)] for name, line in sorted(EXAMPLES.items())]
+    together = [("all.md", "\n".join(PROSE + line for line in EXAMPLES.values()))]
+    pages = [(p.relative_to(repo_root).as_posix(), p.read_text(encoding="utf-8"))
+             for p in sorted((repo_root / "sample_vault").rglob("*.md"))]
+    salted = [(rel, text + "\n" + list(EXAMPLES.values())[i % len(EXAMPLES)] + "\n") for i, (rel, text) in enumerate(pages)]
+    cases = singles + [together, [("prose.md", PROSE * 50)], [("empty.md", "")], pages, salted]
+    cases += [[item] for item in salted[:40]]
+    found: set[str] = set()
+    for items in cases:
+        for extra in (False, True):
+            arrow = scan_texts(items, extra, arrow_min_chars=0)
+            plain = scan_texts(items, extra, arrow_min_chars=never)
+            assert arrow == plain, [path for path, _ in items][:3]
+            found |= set(arrow)
+    assert {f"{name}.md" for name in EXAMPLES} | {"all.md"} <= found  # found, not merely missed alike
+
+
+def test_small_text_takes_the_plain_gate():
+    """A capture's few hundred characters stay under the threshold: the
+    plain path needs neither numpy nor pyarrow (checked in a new process, as
+    a hook runs)."""
+    import subprocess
+    import sys
+
+    from brainwork.thresholds import SECRET_GATE_ARROW_MIN_CHARS
+
+    text = PROSE * 4 + EXAMPLES["github"] + "\n"
+    assert len(text) < SECRET_GATE_ARROW_MIN_CHARS
+    code = ("import sys\nfrom brainwork.analysis.secrets import scan_texts\n"
+            "hits = scan_texts([('a.md', sys.stdin.read())])['a.md']\n"
+            "print([h.line for h in hits], sorted(m for m in ('numpy', 'pyarrow') if m in sys.modules))\n")
+    r = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[5] []"
+
+
+def test_arrow_gate_only_where_it_pays(monkeypatch):
+    """From the smaller size on once pyarrow.compute is loaded, else only
+    from the size that outweighs importing it."""
+    import sys
+
+    import pyarrow.compute  # noqa: F401
+
+    from brainwork.analysis.secrets import _arrow_pays
+    from brainwork.thresholds import SECRET_GATE_ARROW_LOADED_MIN_CHARS as loaded, SECRET_GATE_ARROW_MIN_CHARS as cold
+
+    assert loaded < cold
+    assert _arrow_pays(loaded) and not _arrow_pays(loaded - 1)
+    monkeypatch.delitem(sys.modules, "pyarrow.compute")
+    assert not _arrow_pays(loaded) and not _arrow_pays(cold - 1) and _arrow_pays(cold)
