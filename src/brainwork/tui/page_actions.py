@@ -120,10 +120,32 @@ def _page_choices(app: Workbench, exclude: str) -> Callable[[str], list]:
     return search
 
 
+def duplicate_partners(app: Workbench, page_id: str) -> list[tuple[str, float]]:
+    """The pages the findings pane's last check names as duplicates of
+    ``page_id`` (either side of the pair), as (page id, similarity), most
+    similar first; only pages still in the vault. Empty before that pane
+    has checked: the duplicate check reads every page's body, too slow to
+    run behind one key."""
+    screen = app.pane_screen("findings")
+    found = getattr(screen, "findings", None) or ()
+    known = {p.id for p in app.pages or ()}
+    partners: dict[str, float] = {}
+    for f in found:
+        if f.code != "duplicate":
+            continue
+        other = f.other if f.page == page_id else f.page if f.other == page_id else None
+        if other and other != page_id and other in known:
+            partners[other] = max(partners.get(other, 0.0), f.score or 0.0)
+    return sorted(partners.items(), key=lambda kv: -kv[1])
+
+
 def merge_into(app: Workbench, page_id: str, moved: Moved | None = None) -> None:
-    """Pick the page to merge ``page_id`` into (fuzzy search), plan the merge
-    in the operation worker, then confirm it in the merge modal (``s`` there
-    swaps the direction). A merge cannot be undone."""
+    """Pick the page to merge ``page_id`` into, plan the merge in the
+    operation worker, then confirm it in the merge modal (``s`` there swaps
+    the direction). A merge cannot be undone. The pages a duplicate finding
+    pairs with ``page_id`` (:func:`duplicate_partners`) are listed first,
+    the most similar highlighted, so ``enter`` takes it; typing searches
+    every page."""
 
     def chosen(target: str | None) -> None:
         if target:
@@ -152,11 +174,17 @@ def merge_into(app: Workbench, page_id: str, moved: Moved | None = None) -> None
 
         app.push_screen(MergeConfirmScreen(merge_plan), answered)
 
+    partners = [
+        (other, Content.assemble(_title(app, other), ("  " + other, "$text-muted"), (f"  duplicate {score:.2f}", "$accent")),
+         f"{_title(app, other)} {other}")
+        for other, score in duplicate_partners(app, page_id)
+    ]
     app.push_screen(
         ChoicePrompt(
-            f"Merge {page_id} into…", [],
-            note="Type to find the page that stays; the next step shows everything the merge does "
-            "and asks again (a merge cannot be undone).",
+            f"Merge {page_id} into…", partners,
+            note=("Its duplicates first; type to find another page that stays. " if partners else "Type to find the page that stays; ")
+            + ("The" if partners else "the") + " next step shows everything the merge does and asks again "
+            "(a merge cannot be undone).",
             search=_page_choices(app, page_id), placeholder="type a page title",
         ),
         chosen,
