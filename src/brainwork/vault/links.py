@@ -82,9 +82,11 @@ _CONTAINER = r"(?:>|[-*+]|\d{1,9}[.)])"
 #: or inside a quote or list item: ``-     code`` opens a code block there).
 #: Lines are found by the line break before them (searched in ``"\n" +
 #: body``): a pattern that starts with a literal is scanned in C, ``^`` is
-#: tried at every character.
+#: tried at every character. The lookahead holds every character such a
+#: line can start with, so a line of text fails at its first character
+#: instead of in each branch (the scan ~2x faster).
 _NEEDS_BLOCKS = re.compile(
-    rf"```|~~~|<!--|\n(?: {{4}}| {{0,3}}\t|[ \t]*(?:{_CONTAINER}[ \t]*)*{_CONTAINER}(?: {{5}}| {{0,4}}\t))"
+    rf"```|~~~|<!--|\n(?=[ \t>*+\-\d])(?: {{4}}| {{0,3}}\t|[ \t]*(?:{_CONTAINER}[ \t]*)*{_CONTAINER}(?: {{5}}| {{0,4}}\t))"
 )
 #: The line-start branch of :data:`_NEEDS_BLOCKS` alone: it starts with a
 #: literal, so only line breaks are tried (the whole alternation is tried at
@@ -97,9 +99,13 @@ _NEEDS_BLOCKS_LINE = re.compile(_NEEDS_BLOCKS.pattern[len("```|~~~|<!--|"):])
 #: block (``html``); and a comment opener anywhere (``comment``, past its
 #: ``<``: every branch then opens with a literal, so the search skips to the
 #: next line break or ``<`` in C instead of trying each branch at every
-#: character, ~2x faster).
+#: character, ~2x faster). After a line break, the lookahead holds every
+#: character a branch can start with (a line of text fails there at once,
+#: not in each branch: the scan ~25% faster over both corpora); ``lead`` is
+#: possessive, as it takes no fence character, so giving any of it back
+#: cannot let a fence match.
 _BLOCK_EVENT = re.compile(
-    rf"\n(?:(?P<lead>[ \t]*(?:{_CONTAINER}[ \t]*)*)(?P<fence>`{{3,}}|~{{3,}})"
+    rf"\n(?=[ \t>*+\-\d`~<])(?:(?P<lead>[ \t]*+(?:{_CONTAINER}[ \t]*+)*+)(?P<fence>`{{3,}}|~{{3,}})"
     rf"|(?P<deep>[ \t]*(?:{_CONTAINER}[ \t]*)*{_CONTAINER}(?: {{5}}| {{0,4}}\t))"
     r"|(?P<indent> {4}| {0,3}\t)"
     r"| {0,3}(?P<html><(?:[A-Za-z/?]|!(?!--))))"
@@ -125,13 +131,20 @@ _TOP_KEY = re.compile(r"^([^\s#\-:'\"][^:]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:[ \t]|
 _md = MarkdownIt("commonmark", {"html": True}).disable(["inline", "text_join"], ignoreInvalid=True)
 
 
+#: Every byte but ``\n`` and ``\r`` to a space, for :func:`_blanked`.
+_BLANK_BYTES = bytes(b if b in (10, 13) else 32 for b in range(256))
+
+
 def _blanked(text: str) -> str:
     """``text`` with every character but line breaks turned into a space."""
+    if "\n" not in text and "\r" not in text:
+        return " " * len(text)
+    if text.isascii():
+        # One character a byte: one pass in C, ~2x faster than splitting
+        # the lines (code and comment blocks span several).
+        return text.encode("ascii").translate(_BLANK_BYTES).decode("ascii")
     if "\r" not in text:
-        if "\n" not in text:
-            return " " * len(text)
-        # Split and joined: ~3x faster than a substitution per line (code
-        # and comment blocks are blanked a line at a time).
+        # Split and joined: ~3x faster than a substitution per line.
         return "\n".join([" " * len(line) for line in text.split("\n")])
     return _NOT_EOL.sub(lambda m: " " * (m.end() - m.start()), text)
 
