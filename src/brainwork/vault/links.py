@@ -70,8 +70,11 @@ _MDLINK_LOCAL = re.compile(r"\]\(\s*(?![A-Za-z][A-Za-z0-9+.\-]*:|#|//)")
 # A code span: a backtick run not preceded by a backtick, up to the first run
 # of the same length (not across a blank line). Written to start with the
 # literal backtick (searched in C): ten times faster than opening with the
-# lookbehind, the same matches.
-_INLINE_CODE = re.compile(r"(`(?<!``)`*+)((?:[^\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
+# lookbehind, the same matches. The inside is taken a run at a time (text
+# without backticks, a line break, a backtick run), not a character at a
+# time: a closing run can start only where a backtick run does, and the
+# lazy repeat still tries each such start in order (~1.6x faster).
+_INLINE_CODE = re.compile(r"(`(?<!``)`*+)((?:[^`\n]++|\n(?![ \t]*\n)|`++)+?)(?<!`)\1(?!`)")
 # A comment up to its first closing mark, or to the end of the text; the
 # possessive runs match what ``<!--.*?(?:-->|\Z)`` does, 2-4x faster.
 _HTML_COMMENT = re.compile(r"<!--(?:[^-]++|-(?!->))*+(?:-->|\Z)")
@@ -308,7 +311,10 @@ def _mask(body: str, parse_blocks: bool, spans: list[tuple[int, int]] | None = N
 
 
 def _blank_match(m: re.Match) -> str:
-    return _blanked(m.group())
+    text = m.group()
+    if "\n" not in text and "\r" not in text:  # most matches: no call to _blanked (46,650 in obsidian-hub)
+        return " " * len(text)
+    return _blanked(text)
 
 
 def comment_spans(body: str) -> list[tuple[int, int]]:
