@@ -17,7 +17,9 @@ active), each indexed first:
   first stop (task page and a proposed correction written; its push-back
   turn embedded by the ONNX export ``embed`` left in the store), the same
   with the push-back rules alone (``BRAINWORK_EMBEDDER=lexical``, as a store
-  with no export yet), and a repeated stop with nothing new.
+  with no export yet), and a repeated stop with nothing new; and the stop
+  after a session's first turn (one prompt, its tool call and the answer:
+  the start of tests/fixtures/transcripts/11-list-prs.jsonl).
 
 Figures are medians over ``--runs`` after one unmeasured warm-up: CPU
 seconds (user + system of the finished child, the operating system's
@@ -129,11 +131,13 @@ def bench_vault(vault: Path, runs: int, env: dict) -> dict:
 
     stop_first = {"hook_event_name": "Stop", "transcript_path": str(transcript)}
 
-    def first_stops(tag: str, stop_env: dict) -> dict:
+    def first_stops(tag: str, stop_env: dict, path: Path = transcript) -> dict:
+        """Medians of ``runs`` first stops (a new session id each) after a warm-up."""
         first = []
         for i in range(runs + 1):
             fresh_session()
-            w, c, n, code = run_once(hook("stop"), {**stop_first, "session_id": f"bench-{tag}-{os.getpid()}-{i}"}, stop_env)
+            payload = {**stop_first, "transcript_path": str(path), "session_id": f"bench-{tag}-{os.getpid()}-{i}"}
+            w, c, n, code = run_once(hook("stop"), payload, stop_env)
             if i:
                 first.append((w, c, code))
         return {"wall_s": round(statistics.median(x[0] for x in first), 3),
@@ -142,6 +146,11 @@ def bench_vault(vault: Path, runs: int, env: dict) -> dict:
     out["stop_first"] = first_stops("model", env)
     # The push-back rules alone, as in a store with no ONNX export of the model yet.
     out["stop_first_rules_only"] = first_stops("rules", {**env, "BRAINWORK_EMBEDDER": "lexical"})
+    # The stop after a session's first turn: one prompt, nothing to embed (11-list-prs up to its first reply).
+    lines = (FIXTURE.parent / "11-list-prs.jsonl").read_text(encoding="utf-8").splitlines()
+    one = work / "one-prompt.jsonl"
+    one.write_text("\n".join(lines[:5] + lines[6:7]) + "\n", encoding="utf-8")
+    out["stop_one_prompt"] = first_stops("one", env, one)
     out["stop_again"] = measure(hook("stop"), {**stop_first, "session_id": f"bench-model-{os.getpid()}-1"}, env, runs)
     with Serve(vault, env):
         out["session_start_owner"] = measure(hook("session-start"), start, env, runs)
