@@ -53,3 +53,6 @@ def test_stop_hook_on_a_fixture_transcript_leaves_pyarrow_out(sample_vault_copy)
     assert transcript.stat().st_size < 16_000
     err = stop_in_new_process(sample_vault_copy, transcript, "imports-2")
     assert "SCANNED True" in err and "pyarrow" not in err.rsplit("HEAVY", 1)[-1], err
+    # its push-back candidates are judged by the rules alone (no model export
+    # in this store): the encoder is asked before numpy is imported
+    assert "numpy" not in err.rsplit("HEAVY", 1)[-1], err

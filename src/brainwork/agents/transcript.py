@@ -545,10 +545,13 @@ def embedding_margins(turns: Sequence[UserTurn], encode: Encode) -> list[float] 
     if not turns:
         return []
     try:
+        texts = [_head(t) for t in turns]
+        # encode first: without a model it raises, and the rules decide
+        # without numpy's import (~0.1 s CPU in a hook process)
+        raw = encode(list(PUSHBACK_PROTOTYPES) + list(FOLLOWUP_PROTOTYPES) + texts)
         import numpy as np
 
-        texts = [_head(t) for t in turns]
-        vecs = np.asarray(encode(list(PUSHBACK_PROTOTYPES) + list(FOLLOWUP_PROTOTYPES) + texts), dtype=np.float32)
+        vecs = np.asarray(raw, dtype=np.float32)
         n_push, n_follow = len(PUSHBACK_PROTOTYPES), len(FOLLOWUP_PROTOTYPES)
         push, follow, mine = vecs[:n_push], vecs[n_push:n_push + n_follow], vecs[n_push + n_follow:]
         if mine.shape[0] != len(turns) or not np.isfinite(vecs).all():
