@@ -21,7 +21,10 @@ in its second line.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -35,7 +38,9 @@ from brainwork.store import vectors as vstore
 from brainwork.vocabulary import THING_TYPES
 from brainwork.wording import counted
 
-#: Candidates fetched from each vector search (tasks, corrections) before scoring.
+#: Candidates fetched from each vector search (tasks, corrections) before
+#: scoring, and the most tasks added for sharing a title word with the
+#: description (:func:`word_matches`).
 CANDIDATES = 40
 #: Best-scoring tasks whose corrections define "the same lesson" for the
 #: ``lesson`` term (two: one task may carry a one-off next to the lesson).
@@ -172,6 +177,32 @@ def words(text: str) -> set[str]:
     return {w for w in _WORD.findall(str(text or "").lower()) if len(w) > 1 and w not in STOPWORDS}
 
 
+def word_matches(titles: Iterable[tuple[str, str]], qwords: set[str], limit: int = CANDIDATES) -> list[str]:
+    """Ids of the tasks among ``titles`` (``(id, title)`` pairs) whose title
+    shares a content word with ``qwords`` (:func:`words` of the
+    description), at most ``limit``: those sharing the rarest words first
+    (a shared word counts log((titles + 1) / titles holding it), above 0
+    even in every title: "cert-manager" in one title says more than "fix"
+    in half of them), then by id.
+
+    They join the nearest tasks as candidates, so a task named by the
+    description's own term is scored even when its embedding is not among
+    the nearest :data:`CANDIDATES`."""
+    if not qwords:
+        return []
+    held: dict[str, set[str]] = {}
+    n = 0
+    for tid, title in titles:
+        n += 1
+        low = str(title or "").lower()
+        # A substring test first: most titles hold none of the words, and words() is the costly part.
+        if any(w in low for w in qwords) and (shared := qwords & words(low)):
+            held[tid] = shared
+    df = Counter(w for shared in held.values() for w in shared)
+    weight = {w: math.log((n + 1) / c) for w, c in df.items()}
+    return sorted(held, key=lambda i: (-sum(weight[w] for w in held[i]), i))[:limit]
+
+
 def _one_line(text, limit: int = FIELD_CHARS) -> str:
     s = " ".join(str(text or "").split())
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
@@ -215,7 +246,9 @@ def rank_tasks(
     ``recall_tasks`` of those reaching ``recall_min_similarity``.
     ``missing``: page ids not embedded yet; the tasks among them that the
     vector search cannot see are scored by word overlap alone, as without
-    any vectors.
+    any vectors. Candidates: the :data:`CANDIDATES` nearest tasks, the
+    tasks of the nearest corrections, and the tasks whose title shares a
+    word with the description (:func:`word_matches`).
 
     Returns ``(tasks, used_vectors)``; ``used_vectors`` is False when no
     embedding of the current embedder exists (ranking by overlap alone).
@@ -231,7 +264,10 @@ def rank_tasks(
     task_sims = dict(vstore.nearest(store, q, CANDIDATES, type="task", model=emb.name))
     corr_sims = dict(vstore.nearest(store, q, CANDIDATES, type="correction", model=emb.name))
     owners = pstore.tasks_of_corrections(store, list(corr_sims))
-    cands = set(task_sims) | {t for ts in owners.values() for t in ts}
+    # Tasks still waiting for their vector are left to the word-only path below.
+    titled = ((r.id, r.title) for r in pstore.titles(store) if r.type == "task" and r.id not in missing)
+    named = word_matches(titled, qwords)
+    cands = set(task_sims) | {t for ts in owners.values() for t in ts} | set(named)
     rows = pstore.tasks(store, sorted(cands))
     ids = [t.id for t in rows]
     corrections = task_corrections(store, ids)
