@@ -202,11 +202,16 @@ def _list(value, key: str) -> list[str]:
 
 
 def _link_name(name: str) -> str:
-    """``"[[a/b|label]]"`` or ``"a/b"`` -> ``"a/b"``."""
+    """The page a field value names, read as the index reads a link's
+    target: ``"[[a/b#h|label]]"``, ``"![[a/b]]"``, ``"[[a/b\\|label]]"`` or
+    ``"a/b"`` -> ``"a/b"``."""
+    # Imported here: the link grammar's module loads markdown-it (~20 ms),
+    # which importing this module (the CLI, the hooks) does not need.
+    from brainwork.vault.links import WIKILINK, split_inner
+
     name = name.strip()
-    if name.startswith("[[") and name.endswith("]]"):
-        name = name[2:-2]
-    return name.split("|", 1)[0].split("#", 1)[0].strip()
+    m = WIKILINK.fullmatch(name)
+    return split_inner(m.group(2) if m else name)[0]
 
 
 def _q(text: str) -> str:

@@ -243,23 +243,22 @@ def target_span(text: str, link: Link) -> TargetSpan | None:
         path_end = raw.find("#", a, b)
         b = path_end if path_end >= 0 else b
         return TargetSpan(link.start + a, link.start + b, raw[a:b], True, angle)
+    # The inside is sliced between the brackets, not matched with WIKILINK:
+    # the index finds links in the masked body, so a label's inline code
+    # may hold brackets here (``[[a|`]`]]``).
     open_ = raw.find("[[")
     close = raw.rfind("]]")
     if open_ < 0 or close < open_:
         return None
     inner_a = open_ + 2
     inner = raw[inner_a:close]
-    cut = len(inner)
-    pipe = inner.find("|")
-    if pipe >= 0:
-        cut = pipe - 1 if pipe > 0 and inner[pipe - 1] == "\\" else pipe
-    hash_ = inner.find("#", 0, cut)
-    if hash_ >= 0:
-        cut = hash_
-    part = inner[:cut]
-    lead = len(part) - len(part.lstrip())
-    core = part.strip()
+    # The target as the index reads it (first "|" or "\|", then "#",
+    # trimmed) is a prefix of the inside after its leading whitespace.
+    core = split_inner(inner)[0]
     if not core:
+        return None
+    lead = len(inner) - len(inner.lstrip())
+    if inner[lead : lead + len(core)] != core:
         return None
     a = link.start + inner_a + lead
     return TargetSpan(a, a + len(core), core, False)
