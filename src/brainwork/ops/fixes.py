@@ -37,14 +37,29 @@ def _refresh(config: Config, store: Store) -> None:
     sync(config, store)
 
 
+def too_large_to_edit(rel: str, size: int, limit: int) -> UserError:
+    """The refusal for a file of ``size`` bytes over ``limit``
+    (``max_file_bytes``): the index never parsed it (a dump, not a note:
+    thresholds.py), so its frontmatter and links are unknown and an edit
+    would be a blind write."""
+    return UserError(f"{rel}: file is {size:,} bytes, over the {limit:,}-byte limit; too large to edit")
+
+
 def _read_page(config: Config, store: Store, page: str) -> tuple[str, str, bytes, str, str]:
-    """(page id, path, bytes, text without BOM, BOM)."""
+    """(page id, path, bytes, text without BOM, BOM) of a page to edit.
+
+    Raises:
+        UserError: not a page, or its file is over ``max_file_bytes``
+            (:func:`too_large_to_edit`) or not UTF-8.
+    """
     pid = graph.find_page(store, page)
     row = graph.get_page(store, pid)
     if row is None or row.kind != "page":
         raise UserError(f"{page!r} is not a page")
     rel = row.path
     data = (config.vault / rel).read_bytes()
+    if len(data) > config.thresholds.max_file_bytes:
+        raise too_large_to_edit(rel, len(data), config.thresholds.max_file_bytes)
     try:
         raw = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -115,7 +130,8 @@ def retarget_link(
 
     Raises:
         PageNotFound: ``page`` or ``new_target`` does not exist.
-        UserError: no such link on that page/line.
+        UserError: no such link on that page/line, or the page cannot be
+            edited (over ``max_file_bytes``, not UTF-8).
     """
     change, summary, details = plan_retarget(config, store, page, target, new_target, line)
     return unit_of_work.apply(config, store, "retarget", summary, [change], details=details)
@@ -173,7 +189,8 @@ def remove_link(config: Config, store: Store, page: str, target: str, line: int 
     holding it is removed (the key too if it was its only value).
 
     Raises:
-        UserError: no such link, or the frontmatter cannot be edited.
+        UserError: no such link, the page cannot be edited (over
+            ``max_file_bytes``, not UTF-8) or its frontmatter cannot be.
     """
     _refresh(config, store)
     pid, rel, data, text, bom = _read_page(config, store, page)
