@@ -265,7 +265,7 @@ def rank_tasks(
     corr_sims = dict(vstore.nearest(store, q, CANDIDATES, type="correction", model=emb.name))
     owners = pstore.tasks_of_corrections(store, list(corr_sims))
     # Tasks still waiting for their vector are left to the word-only path below.
-    titled = ((r.id, r.title) for r in pstore.titles(store) if r.type == "task" and r.id not in missing)
+    titled = ((r.id, r.title) for r in pstore.titles(store, type="task") if r.id not in missing)
     named = word_matches(titled, qwords)
     cands = set(task_sims) | {t for ts in owners.values() for t in ts} | set(named)
     rows = pstore.tasks(store, sorted(cands))

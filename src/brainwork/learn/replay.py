@@ -22,7 +22,7 @@ import numpy as np
 
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
-from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, words
+from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, word_matches, words
 from brainwork.learn.rule import Rule, list_rules
 from brainwork.learn.similarity import centroid, page_vectors
 from brainwork.store import Store
@@ -294,15 +294,18 @@ def replay(
             known = {t: [c for c in served_by.get(t, []) if key(c) < start] for t in prior}
             task_sims = {t: float(pvecs[t] @ qv) for t in prior if t in pvecs}
             corr_sims = {c: float(cvecs[c] @ qv) for cs in known.values() for c in cs if c in cvecs}
-            # recall's candidate pool: the nearest tasks, and the tasks of the nearest corrections
+            # recall's candidate pool: the nearest tasks, the tasks of the
+            # nearest corrections, and the tasks whose title shares a word
+            qwords = words(texts[rank[task]])
             pool = set(sorted(task_sims, key=lambda t: (-task_sims[t], t))[:CANDIDATES])
             near = set(sorted(corr_sims, key=lambda c: (-corr_sims[c], c))[:CANDIDATES])
             pool |= {t for t, cs in known.items() if near & set(cs)}
+            pool |= set(word_matches(((t, task_pages[t].title) for t in prior), qwords))
             rows = [task_pages[t] for t in prior if t in pool]
             for t in rows:
                 task_sims.setdefault(t.id, 0.0)
             kept = score_tasks(rows, {t.id: known[t.id] for t in rows}, task_sims, corr_sims, cvecs,
-                               words(texts[rank[task]]), th)
+                               qwords, th)
             out = {c for item in kept for c in known[item.id]}
         recall_cache[task] = out
         return out
