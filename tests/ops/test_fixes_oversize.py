@@ -49,3 +49,21 @@ def test_a_file_at_the_limit_is_still_edited(vault, tmp_path):
     assert r.returncode == 0, r.stderr
     assert (vault / "huge.md").read_text().startswith("---\ntitle: Huge\n---\nsee [[Beta]]\n")
     assert (vault / "huge.md").stat().st_size == LIMIT - 1
+
+
+def test_a_page_whose_file_cannot_be_read_is_named(vault, tmp_path):
+    """The store still lists the page (no sync in between), but its file is
+    now a folder: the planner says which file, not a traceback."""
+    from brainwork.config import load_config
+    from brainwork.errors import UserError
+    from brainwork.index.sync import sync
+    from brainwork.ops.fixes import plan_set_type
+    from brainwork.store.db import Store
+
+    config = load_config(vault, store=tmp_path / "store")
+    with Store(config.store) as store:
+        sync(config, store)
+        (vault / "Beta.md").unlink()
+        (vault / "Beta.md").mkdir()
+        with pytest.raises(UserError, match=r"^Beta\.md: cannot read \(Is a directory\); cannot edit$"):
+            plan_set_type(config, store, "Beta", "topic", refresh=False)

@@ -50,14 +50,17 @@ def _read_page(config: Config, store: Store, page: str) -> tuple[str, str, bytes
 
     Raises:
         UserError: not a page, or its file is over ``max_file_bytes``
-            (:func:`too_large_to_edit`) or not UTF-8.
+            (:func:`too_large_to_edit`), unreadable or not UTF-8.
     """
     pid = graph.find_page(store, page)
     row = graph.get_page(store, pid)
     if row is None or row.kind != "page":
         raise UserError(f"{page!r} is not a page")
     rel = row.path
-    data = (config.vault / rel).read_bytes()
+    try:
+        data = (config.vault / rel).read_bytes()
+    except OSError as e:  # removed since the sync, unreadable, a folder now
+        raise UserError(f"{rel}: cannot read ({e.strerror or e}); cannot edit") from None
     if len(data) > config.thresholds.max_file_bytes:
         raise too_large_to_edit(rel, len(data), config.thresholds.max_file_bytes)
     try:
@@ -102,12 +105,7 @@ def plan_set_type(
         raise UserError(f"unknown type {type_!r}; the vault's types are: {', '.join(config.page_types)}")
     if refresh:
         _refresh(config, store)
-    pid, rel, data, text, bom = _read_page(config, store, page)
-    limit = config.thresholds.max_file_bytes
-    if len(data) > limit:
-        # Not parsed by the index (a dump, not a note: thresholds.py), so
-        # its frontmatter is unknown; an edit would be a blind write.
-        raise UserError(f"{rel}: file is {len(data):,} bytes, over the {limit:,}-byte limit; too large to edit")
+    pid, rel, data, text, bom = _read_page(config, store, page)  # refuses a file over max_file_bytes
     try:
         old = frontmatter_fields(text).get("type")
         new = set_field(text, "type", type_)
