@@ -167,3 +167,17 @@ def test_empty_pages_with_one_name_are_duplicates_and_weights_apply():
     assert find_duplicates([c, d], 0.88, 0.93) == []  # bodies alike, names not: 0.4*0.0 + 0.6*1.0
     (q,) = find_duplicates([c, d], 0.88, 0.93, name_weight=0.0)
     assert q.score == 1.0
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("UTF-8 decoding fails on SHA-256 files", "UTF-8 decoding fails on SHA-256 files"),
+    ("Upgrade node-20 runners", "Upgrade node-20 runners"),
+    ("Patch CVE-2024-3094 in xz", "Patch CVE-2024-3094 in xz"),
+    ("[ABC-42] Parse ISO-8601 dates", "Parse ISO-8601 dates"),
+    ("Ticket: 5120 certificate for billing expiring", "Certificate for billing expiring"),
+    ("INC0012345 disk full on build host", "Disk full on build host"),
+])
+def test_suggested_titles_drop_tickets_and_keep_standard_names(title, expected):
+    """Standards and versions with a dash name the subject; an upper-case
+    key, a keyword ticket and a service-desk number do not."""
+    assert thing_title(title, 60) == expected

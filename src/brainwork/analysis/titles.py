@@ -42,12 +42,33 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 
-#: Ticket references removed from a suggested title: "Ticket 5120",
-#: "issue #42", "JIRA-123", "OPS-77", "#123".
-_TICKET = re.compile(
-    r"\b(?:ticket|issue|bug|case|incident|request|req|jira|pr|mr|change|cr)\s*(?:no\.?\s*|nr\.?\s*)?#?\s*\d+\b"
-    r"|\b[A-Z][A-Z0-9]{1,9}-\d+\b|(?<!\w)#\d+\b",
-    re.IGNORECASE,
+#: Upper-case names that carry a number after a dash or underscore and name
+#: a subject, not a ticket ("UTF-8", "SHA-256", "ISO-8601", "RFC-2119",
+#: "CVE-2024-3094", "GPT-4", "COVID-19"): an upper-case key with a number is
+#: otherwise read as a ticket ("ABC-42").
+STANDARD_NAMES = ("UTF", "UCS", "SHA", "MD", "ISO", "IEC", "IEEE", "RFC", "PEP", "ECMA", "CVE", "CWE",
+                  "TLS", "SSL", "HTTP", "AES", "RSA", "CRC", "GPT", "COVID", "ANSI", "DIN", "EN")
+#: A ticket number or a list of them ("5120", "#12", "5120/5121", "5120 and 5121").
+_NUMBERS = r"#?\d+(?:\s*(?:[,/&+]|\band\b|\bor\b)\s*#?\d+)*"
+#: Ticket references, which a suggested title drops: a keyword then
+#: :data:`_NUMBERS` ("Ticket: 5120", "tickets 5120 and 5121", "No. 5120"),
+#: anything glued to ``#123`` ("gh#12"), an upper-case key with a dash or
+#: underscore ("ABC-42", "T-5120", "OPS_77"; not :data:`STANDARD_NAMES`;
+#: case-sensitive, so "node-20" and "utf-8" stay) and a service-desk number
+#: (two or more capitals, then six or more digits: "INC0012345"; six, so
+#: that standards such as "ISO27001" stay), each with a "see", "ref" or
+#: "fixes" in front of it ("Fix" stays: it names the work). A ticket number
+#: tells which event a page came from, never what it is about.
+TICKETS = re.compile(
+    r"(?:(?i:\b(?:see|refs?|re|cf|per|fixes|closes|resolves)\b)\s*:?\s*)?(?:"
+    r"(?i:\b(?:tickets?|issues?|bugs?|incidents?|requests?|reqs?|jira|prs?|mrs?|crs?|sr|inc|chg|ritm)\b"
+    r"\s*(?:no\.?|nr\.?|number)?\s*[:#]?\s*" + _NUMBERS + r"\b)"
+    r"|(?i:\bno\.\s*" + _NUMBERS + r"\b)"
+    r"|[\w./-]*#\d+\b"
+    r"|\b(?!(?:" + "|".join(STANDARD_NAMES) + r")[-_]\d)[A-Z][A-Z0-9]*[-_]\d+\b"
+    r"(?:\s*(?:[,/&+]|\band\b|\bor\b)\s*(?:[A-Z][A-Z0-9]*[-_])?\d+\b)*"
+    r"|\b[A-Z]{2,10}\d{6,}\b"
+    r")"
 )
 #: A preposition left dangling in front of where a date or ticket was.
 _DANGLING = re.compile(r"\b(?:of|on|from|at|dated|for|since|until|per)\s*(?=$|[:;,\-–—()|])", re.IGNORECASE)
@@ -107,7 +128,7 @@ def thing_title(title: str, max_chars: int) -> str:
     text = title
     for m in reversed(find_dates(text)):
         text = text[: m.start()] + " | " + text[m.end() :]
-    text = _TICKET.sub(" | ", text)
+    text = TICKETS.sub(" | ", text)
     for _ in range(3):
         text = _DANGLING.sub(" ", text)
     pieces = [p.strip(_EDGE_PUNCT) for p in text.split("|")]

@@ -33,40 +33,19 @@ KINDS = ("candidate-rules", "merge", "retitle", "merge-rules", "retire-rule")
 #: Kinds whose accept step cannot be undone (it asks for confirmation).
 IRREVERSIBLE = frozenset({"merge", "merge-rules"})
 
-#: A ticket number or a list of them ("5120", "#12", "5120/5121", "5120 and 5121").
-_NUMBERS = r"#?\d+(?:\s*(?:[,/&+]|\band\b|\bor\b)\s*#?\d+)*"
-#: Ticket references a retitle drops before the diary-title suggestion
-#: (:func:`brainwork.analysis.titles.thing_title`) removes the forms it
-#: knows: a keyword then :data:`_NUMBERS` ("Ticket: 5120", "tickets 5120
-#: and 5121", "No. 5120"), anything glued to ``#123`` ("gh#12"), an
-#: upper-case key with a dash or underscore ("ABC-42", "T-5120", "OPS_77")
-#: and a service-desk number (two or more capitals, then six or more
-#: digits: "INC0012345"; six, so that standards such as "ISO27001" stay),
-#: each with a "see", "ref" or "fixes" in front of it ("Fix" stays: it names
-#: the work). A ticket number tells which event a page came from, never
-#: what it is about.
-_TICKETS = re.compile(
-    r"(?:(?i:\b(?:see|refs?|re|cf|per|fixes|closes|resolves)\b)\s*:?\s*)?(?:"
-    r"(?i:\b(?:tickets?|issues?|bugs?|incidents?|requests?|reqs?|jira|prs?|mrs?|crs?|sr|inc|chg|ritm)\b"
-    r"\s*(?:no\.?|nr\.?|number)?\s*[:#]?\s*" + _NUMBERS + r"\b)"
-    r"|(?i:\bno\.\s*" + _NUMBERS + r"\b)"
-    r"|[\w./-]*#\d+\b"
-    r"|\b[A-Z][A-Z0-9]*[-_]\d+\b(?:\s*(?:[,/&+]|\band\b|\bor\b)\s*(?:[A-Z][A-Z0-9]*[-_])?\d+\b)*"
-    r"|\b[A-Z]{2,10}\d{6,}\b"
-    r")"
-)
 #: Brackets a removed ticket leaves empty ("[ABC-42] ..." -> "[ ] ...").
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;/]*\s*\)|\[\s*[,;/]*\s*\]")
 
 
 def retitle(title: str, max_chars: int) -> str:
     """The title a retitle proposal offers for the diary title ``title``:
-    its ticket references (:data:`_TICKETS`) removed, then the diary-title
+    its ticket references (:data:`brainwork.analysis.titles.TICKETS`) removed
+    (joined with a space, so "[ABC-42] Fix login" keeps one piece), then the diary-title
     suggestion (no dates, shorter than ``max_chars``, which is
     ``Thresholds.diary_title_chars``). "" when nothing is left."""
-    from brainwork.analysis.titles import thing_title
+    from brainwork.analysis.titles import TICKETS, thing_title
 
-    text = _EMPTY_BRACKETS.sub(" ", _TICKETS.sub(" ", title or ""))
+    text = _EMPTY_BRACKETS.sub(" ", TICKETS.sub(" ", title or ""))
     return thing_title(" ".join(text.split()), max_chars)
 
 
