@@ -77,3 +77,18 @@ def test_show_finds_an_attachment_it_lists_as_a_link_target(run, make_vault, tmp
         assert r.stdout.splitlines()[0] == "diagram.png  [attachment]  Attachments/diagram.png"
         assert "← related        a" in r.stdout
     assert json.loads(run("show", "diagram.png", "--json", *store).stdout)["kind"] == "attachment"
+
+
+def test_show_names_the_parse_error_of_a_page(run, make_vault, tmp_path):
+    """A page whose frontmatter could not be parsed read like any untyped
+    page: the error that explains its missing fields is shown with it."""
+    vault = make_vault({"a.md": "---\ntitle: [broken\n---\nsee [[b]]\n", "b.md": "# B\n"})
+    store = ["--vault", str(vault), "--store", str(tmp_path / "s")]
+    r = run("show", "a", *store)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "a  [untyped]  a"
+    assert lines[1].startswith("  parse error: a.md:2: broken YAML frontmatter")
+    data = json.loads(run("show", "a", "--json", *store).stdout)
+    assert [e["line"] for e in data["parse_errors"]] == [2]
+    assert json.loads(run("show", "b", "--json", *store).stdout)["parse_errors"] == []

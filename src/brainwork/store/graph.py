@@ -415,6 +415,20 @@ def parse_errors(store: Store) -> list[ParseError]:
     ]
 
 
+def parse_errors_of(store: Store, path: str) -> list[ParseError]:
+    """The parse errors recorded for the file at vault-relative ``path``, by
+    line: a page whose file could not be parsed (broken YAML, not UTF-8,
+    over the size limit) is stored with what could be read, so a view of it
+    says why its fields or links may be missing."""
+    return [
+        ParseError(*r)
+        for r in store.execute(
+            "MATCH (e:ParseError) WHERE e.path = $path RETURN e.path, e.line, e.message ORDER BY e.line",
+            {"path": path},
+        )
+    ]
+
+
 def list_pages(store: Store, type_: str | None = None, include_attachments: bool = False) -> list[PageRow]:
     """Pages (attachments too if asked), by id."""
     where = [] if include_attachments else ["p.kind = 'page'"]
