@@ -4,7 +4,9 @@ agent session.
 Invariants: the budget (tokens, estimated as ceil(characters / 4)) is hard:
 rules are added in priority order (most corrected, then newest activation,
 then id) while they fit, and the block ends with an in-band line saying how
-many were left out; a rule with ``scope:`` (project names or path globs)
+many were left out; a budget too small for one rule's block gives the
+heading (when it fits) and that line alone, and one too small for that
+line gives an empty text, never a line cut short; a rule with ``scope:`` (project names or path globs)
 is shown only for a ``cwd`` it matches (:func:`in_scope`), a rule without
 one always. The default budget, ``thresholds.doctrine_budget_tokens``, fits
 a Claude Code hook's context (:data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`).
@@ -229,7 +231,9 @@ def doctrine(config: Config, store: "Store", budget: int | None = None, *, cwd: 
     """Render the active rules (those in scope at ``cwd`` when given) within
     ``budget`` tokens (default ``config.thresholds.doctrine_budget_tokens``).
     With no active rule the text says so in one line (an empty doctrine is
-    valid)."""
+    valid). A budget below one rule's block yields no rule, only the line
+    saying how many were left out (with the heading if it fits); a budget
+    below that line (~40 tokens) yields "" (:func:`_cap`)."""
     from brainwork.store import prior as pstore
 
     budget = config.thresholds.doctrine_budget_tokens if budget is None else int(budget)
@@ -290,20 +294,20 @@ def _cwd_text(cwd) -> str | None:
 
 
 def _cap(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters: whole lines from the end are
-    dropped first (keeping the last, the left-out line), then the remainder
-    is cut (a budget too small for even the heading)."""
+    """``text`` within ``limit`` characters, in whole lines: the lines before
+    the last (the left-out note, or the empty doctrine's one line) are
+    dropped from the end first, heading last; when even the last line alone
+    does not fit, "". The doctrine's stdout goes into an agent's context as
+    is, so it is never cut inside a line (a word, a link or a parenthesis
+    left open); the CLI's stderr line still says what was left out."""
     if len(text) <= limit:
         return text
     lines = text.splitlines()
-    last = lines[-1] if lines else ""
-    while len(lines) > 1 and len("\n".join(lines[:-1] + [last])) + 1 > limit:
-        lines.pop(-2)
-    out = "\n".join(lines[:-1] + [last]) + "\n" if len(lines) > 1 else ""
-    if len(out) > limit or not out:
-        out = (last + "\n")[:limit] if len(last) + 1 <= limit else last[: max(limit - 1, 0)].rstrip() + ("\n" if limit else "")
-        out = out[:limit]
-    return out
+    last, before = lines[-1], lines[:-1]
+    while before and len("\n".join([*before, last])) + 1 > limit:
+        before.pop()
+    out = "\n".join([*before, last]) + "\n"
+    return out if len(out) <= limit else ""
 
 
 @dataclass

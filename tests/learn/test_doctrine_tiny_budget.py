@@ -1,0 +1,67 @@
+"""A budget too small for the doctrine's lines: stdout (injected into an
+agent's context as is) holds whole lines only, the left-out note complete
+or nothing at all, never a line cut short."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from brainwork.config import load_config
+from brainwork.learn.doctrine import HEADER, _more_line, doctrine_from_vault
+
+RULE = """---
+type: rule
+title: Rule {k}
+rule: {text}
+why: it went wrong
+status: active
+activated: 2026-10-{k:02d}
+---
+"""
+
+
+def _rules(make_vault, n: int = 3) -> Path:
+    return make_vault({f"rules/r{k}.md": RULE.format(k=k, text=f"Do the careful thing number {k} " * 6)
+                       for k in range(1, n + 1)})
+
+
+def _run(vault: Path, *args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("brainwork")
+    return subprocess.run([str(exe), *args, "--vault", str(vault)], capture_output=True, text=True, timeout=120)
+
+
+def test_budget_of_one_token_prints_nothing(make_vault):
+    vault = _rules(make_vault)
+    res = _run(vault, "doctrine", "--budget", "1")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == ""
+    assert "0 active rules, 3 left out" in res.stderr
+
+
+def test_every_small_budget_gives_whole_lines(make_vault):
+    config = load_config(_rules(make_vault))
+    full = doctrine_from_vault(config, 100_000).text
+    note_seen = False
+    for budget in range(1, 120):
+        doc = doctrine_from_vault(config, budget)
+        text = doc.text
+        assert len(text) <= 4 * budget, budget
+        if not text:
+            assert doc.omitted and len(_more_line(len(doc.omitted), budget)) + 1 > 4 * budget, budget
+            continue
+        assert text.endswith("\n"), (budget, text)
+        lines = text.splitlines()
+        if doc.omitted:  # the note is the last line, whole
+            assert lines[-1] == _more_line(len(doc.omitted), budget), (budget, text)
+            note_seen = True
+        for line in lines[:-1]:  # every other line is a whole line of the doctrine
+            assert line.startswith(HEADER) or line in full.splitlines(), (budget, line)
+    assert note_seen
+
+
+def test_empty_doctrine_line_is_whole_or_absent(make_vault):
+    config = load_config(make_vault({"notes/a.md": "# a\n"}))
+    assert doctrine_from_vault(config, 1).text == ""
+    assert doctrine_from_vault(config, 8).text == "No rule has been approved yet.\n"
