@@ -138,14 +138,12 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
         pid = graph.find_page(store, page, include_attachments=True)
         page = graph.get_page(store, pid)
         edges = graph.page_edges(store, pid)
-        errors = graph.parse_errors_of(store, page.path)
     if as_json:
-        echo_json({**page.to_json(), "edges": edges.to_json(),
-                   "parse_errors": [{"line": e.line, "message": e.message} for e in errors]})
+        echo_json({**page.to_json(), "edges": edges.to_json()})
         return
     kind = page.type or ("attachment" if page.kind == "attachment" else "untyped")
     echo(f"{page.title}  [{kind}]  {page.id}")
-    for e in errors:  # what is below may be missing fields or links because of it
+    for e in page.parse_errors:  # what is below may be missing fields or links because of it
         echo(f"  parse error: {e.path}:{e.line}: {e.message}")
     for key, value in page.fields.items():
         if key != "title":

@@ -93,7 +93,10 @@ class StoredPage(PageRow):
     stored JSON, scalars as text), ``body`` the Markdown after the
     frontmatter starting at 1-based file line ``body_line``, ``hash`` the
     SHA-256 hex of the file's bytes, ``size`` bytes, ``mtime_ns`` the
-    file's mtime. Built by keyword only (:func:`get_page`)."""
+    file's mtime; ``parse_errors`` the errors recorded for its file (a
+    page whose frontmatter failed is stored with what could be read: they
+    say why fields or links may be missing). Built by keyword only
+    (:func:`get_page`)."""
 
     updated: str | None
     fields: dict[str, Any]
@@ -102,6 +105,7 @@ class StoredPage(PageRow):
     hash: str | None
     size: int | None
     mtime_ns: int | None
+    parse_errors: tuple[ParseError, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The columns in schema order (``brainwork show --json``)."""
@@ -110,6 +114,7 @@ class StoredPage(PageRow):
             "status": self.status, "created": self.created, "updated": self.updated, "aliases": self.aliases,
             "tags": self.tags, "fields": self.fields, "body": self.body, "body_line": self.body_line,
             "hash": self.hash, "size": self.size, "mtime_ns": self.mtime_ns,
+            "parse_errors": [{"line": e.line, "message": e.message} for e in self.parse_errors],
         }
 
 
@@ -450,7 +455,7 @@ def get_page(store: Store, page_id: str) -> StoredPage | None:
     row = {k.rsplit(".", 1)[-1]: v for k, v in rows[0].items()}  # "p.title" -> "title"; "body"
     row["fields"] = json.loads(row["fields"] or "{}")
     row.pop("links", None)
-    return StoredPage(**row)
+    return StoredPage(**row, parse_errors=tuple(parse_errors_of(store, row["path"])))
 
 
 _EDGE_RETURN = (

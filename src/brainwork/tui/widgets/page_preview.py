@@ -77,14 +77,17 @@ def reading_view(body: str) -> str:
 
 
 def header_content(page: StoredPage) -> Content:
-    """Title, type and id, then one ``key: value`` line per frontmatter field."""
+    """Title, type and id, the file's parse errors, then one ``key: value``
+    line per frontmatter field."""
     lines = [
         Content.from_markup("[b]$title[/b]", title=shown(_cut(page.title or page.id))),
         Content.from_markup(
             "[$accent]$type[/]  [$text-muted]$id[/]", type=page.type or "untyped", id=shown(page.id)
         ),
-        Content(""),
     ]
+    for e in page.parse_errors:  # why fields or links below may be missing
+        lines.append(Content.from_markup("[$error]✗ line $line: $message[/]", line=str(e.line), message=shown(e.message)))
+    lines.append(Content(""))
     fields = page.fields or {}
     for key, value in fields.items():
         if key in _HEADER_KEYS:
