@@ -214,6 +214,19 @@ def _link_name(name: str) -> str:
     return split_inner(m.group(2) if m else name)[0]
 
 
+def _option(edge_key: str) -> str:
+    """The command-line option an edge key is given by (``corrects`` is ``--task``)."""
+    return "--task" if edge_key == "corrects" else "--" + edge_key.replace("_", "-")
+
+
+def _empty_edge(edge_key: str) -> str:
+    """The error for an edge given an empty page name."""
+    if edge_key == "corrects":
+        return ("--task is empty: name the task this corrects "
+                "(leave --task out for a correction of no task); nothing was written")
+    return f"{_option(edge_key)} is empty: name the page it links to, or leave it out; nothing was written"
+
+
 def _q(text: str) -> str:
     """A YAML double-quoted scalar (JSON string syntax is valid YAML)."""
     return json.dumps(text, ensure_ascii=False)
@@ -286,8 +299,9 @@ def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data:
     Returns ``(rel_path, text, links, title)``; ``rel_path`` is the name the
     page gets if no other file takes it first. Raises :class:`UserError`
     for an unknown type or field, a bad enum value, a correction missing
-    wrong/correct/why, no title to be had, or a referenced page that does
-    not exist. See :func:`capture` for the keys of ``data``.
+    wrong/correct/why, no title to be had, a referenced page that does
+    not exist, or an edge given an empty name (``"task": ""``: a correction
+    of no task leaves the key out). See :func:`capture` for the keys of ``data``.
     """
     return _build(config, find, type_, data, today, proposal=False)
 
@@ -375,16 +389,23 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
 
         store = find
         find = lambda name: graph.find_page(store, name)  # noqa: E731
-    # Edges: every referenced page must exist.
+    # Edges: every referenced page must exist, and a name given must name
+    # one: an empty value is refused, not dropped, since it is usually a
+    # shell variable left empty by a command that failed
+    # (``--task "$T"``) and dropping it would write an unlinked record.
+    # No value at all (absent, null, an empty list) is no edge.
     links: dict[str, list[str]] = {}
     for key, value in data.items():
         edge_key = ALIASES.get(key, key)
         if edge_key not in EDGE_KEYS:
             continue
+        items = value if isinstance(value, (list, tuple)) else [] if value is None else [value]
+        if any(isinstance(i, str) and not i.strip() for i in items):
+            raise UserError(_empty_edge(edge_key))
         for name in _list(value, key):
             target = _link_name(name)
             if not target:
-                continue
+                raise UserError(f"{_option(edge_key)} {name!r} names no page; nothing was written")
             try:
                 pid = find(target)
             except UserError as exc:
