@@ -528,8 +528,7 @@ def _write(config: Config, store, type_: str, rel: str, text: str, links, title:
     folder, _, name = rel.rpartition("/")
     rel, _created = create_new_file(
         config, folder, name[: -len(".md")], text.encode("utf-8"),
-        kind=kind, summary=f"{kind} {type_} {page_id(rel)}",
-        details={"page": page_id(rel), "type": type_},
+        kind=kind, describe=lambda taken: (f"{kind} {type_} {page_id(taken)}", {"page": page_id(taken), "type": type_}),
     )
     gitcommit.commit_capture(config, kind, type_, rel, text.encode("utf-8"))  # opt-in ([git] commit); never raises
     op_id = 0

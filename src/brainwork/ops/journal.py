@@ -21,6 +21,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 from brainwork.config import Config
 from brainwork.errors import UserError
@@ -236,8 +237,8 @@ def _write_record(folder: Path, name: str, data: bytes) -> Path:
     return atomic_write(folder, name, data, fsync=False)
 
 
-def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind: str, summary: str,
-                    details: dict, ext: str = ".md") -> tuple[str, bool]:
+def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind: str,
+                    describe: Callable[[str], tuple[str, dict]], ext: str = ".md") -> tuple[str, bool]:
     """Create ``folder/stem.md`` (or ``stem-2.md``, ``stem-3.md``... the first
     free name) holding ``data``, without the store, safely against other
     processes creating pages at the same moment and against a SIGKILL at
@@ -250,6 +251,10 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
     temp name is removed. A reader sees no file or the whole file. A killed
     process leaves at most a hidden temp file (never indexed) and a record
     whose file does not exist (dropped when adopted).
+
+    ``describe`` gives the undo log's ``(summary, details)`` for a
+    vault-relative path; it is asked for the name actually taken, so the
+    log names ``stem-2.md`` when ``stem.md`` was taken.
 
     Idempotent: when a file of that name already holds exactly ``data`` (the
     same record sent twice, e.g. a hook that ran again after a crash), that
@@ -281,6 +286,7 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
                 except OSError:
                     pass
                 continue
+        summary, details = describe(rel)
         entry = JournalEntry.new("apply", kind, summary, details=details, created_ns=time.time_ns())
         try:
             record = _write_record(records, f"{entry.token}.bin", pack(entry.to_meta(), [FileChange(rel, None, data)]))
