@@ -12,16 +12,19 @@ import os
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from datetime import datetime
 from functools import cached_property
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
+import yaml
 from rapidfuzz import fuzz, process, utils
 
 from brainwork.analysis.duplicates import find_duplicates_streamed
 from brainwork.analysis.finding import (
-    AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, Finding, OrphanEvidence,
-    OversizeEvidence, ParseErrorEvidence, SecretEvidence, SplitPoint, StubEvidence, Suggestion, UntypedEvidence,
+    AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, DuplicateKeyEvidence, Finding,
+    InvalidFieldEvidence, OrphanEvidence, OversizeEvidence, ParseErrorEvidence, SecretEvidence, SplitPoint,
+    StubEvidence, Suggestion, UntypedEvidence,
 )
 from brainwork.analysis.secrets import scan_texts
 from brainwork.analysis.text import visible_chars
@@ -31,6 +34,7 @@ from brainwork.model import ParseError
 from brainwork.store import Store
 from brainwork.store import graph, quality, vectors
 from brainwork.store.quality import LinkRow, PageHeads
+from brainwork.vault.frontmatter import FrontmatterKeys, frontmatter_keys, is_null, split_frontmatter
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
 from brainwork.vault.resolve import Resolver, norm
@@ -101,6 +105,28 @@ class Context:
         ``parse-error`` finding already names the problem."""
         return {page_id(e.path) for e in self.parse_errors}
 
+    @cached_property
+    def keys(self) -> dict[str, FrontmatterKeys]:
+        """Page id -> the keys of its frontmatter with their lines (see
+        :func:`brainwork.vault.frontmatter.frontmatter_keys`), for the pages
+        with a frontmatter block and no parse error, read from the files:
+        the store keeps each key's last value only, not its line nor the
+        values a repeated key lost."""
+        p = self.pages
+        broken = self.broken
+        wanted = [(pid, path) for pid, path, body_line in zip(p.id, p.path, p.body_line)
+                  if (body_line or 1) > 1 and pid not in broken]
+        by_path = dict((path, pid) for pid, path in wanted)
+        out: dict[str, FrontmatterKeys] = {}
+        for path, text in read_texts(str(self.config.vault), [path for _, path in wanted]):
+            split = split_frontmatter(text)
+            if split.yaml_text is None:
+                continue
+            keys = frontmatter_keys(split.yaml_text, text.count("\n", 0, split.yaml_start) + 1)
+            if keys is not None:
+                out[by_path[path]] = keys
+        return out
+
     def row(self, pid: str) -> int:
         return self.index[pid]
 
@@ -126,6 +152,24 @@ class Context:
         return None
 
 
+def read_texts(vault: str, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """``(path, text)`` of each readable file under ``vault``: decoded as
+    UTF-8 with replacement, line ends made ``\\n``, a byte-order mark
+    dropped (an unreadable file is left out; the index names it)."""
+    # Read as bytes and decoded at once: what ``read_text(encoding="utf-8",
+    # errors="replace")`` gives (universal newlines included) at half the
+    # cost of a text-mode file's decoder.
+    for path in paths:
+        try:
+            with open(os.path.join(vault, path), "rb") as fh:
+                text = fh.read().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        yield path, text.lstrip("\ufeff")
+
+
 def _finding(ctx: Context, code: str, pid: str, line: int, message: str, key: str, **kw) -> Finding:
     return Finding(code=code, path=ctx.path_of(pid), page=pid, line=max(1, int(line or 1)), message=message,
                    key=f"{code}:{key}", **kw)
@@ -141,6 +185,31 @@ def parse_error(ctx: Context) -> list[Finding]:
             Finding(code="parse-error", path=path, page=pid, line=max(1, e.line or 1), message=e.message,
                     evidence=ParseErrorEvidence(line=e.line), key=f"parse-error:{path}|{e.message}")
         )
+    return out
+
+
+def _shown(value: str | None, kind: str = "text") -> str:
+    """A frontmatter value for a message: quoted text, or what it is."""
+    return repr(value) if value is not None else f"(a {kind})"
+
+
+def duplicate_key(ctx: Context) -> list[Finding]:
+    """A key written twice in one frontmatter mapping, at the repeat's line.
+    YAML 1.2 requires keys to be unique; PyYAML keeps the last value and
+    drops the first without a word (Obsidian warns, yamllint's
+    ``key-duplicates`` refuses), so the page indexes with the last value
+    and the person learns which one was lost."""
+    out = []
+    for pid, keys in ctx.keys.items():
+        for first, again in keys.repeated:
+            out.append(
+                _finding(ctx, "duplicate-key", pid, again.line,
+                         f"frontmatter key {again.key!r} is written twice (first on line {first.line}); "
+                         f"YAML keeps this value {_shown(again.value, again.kind)} and drops the first "
+                         f"{_shown(first.value, first.kind)}: remove one", f"{pid}|{again.key}", target=again.key,
+                         evidence=DuplicateKeyEvidence(key=again.key, first_line=first.line,
+                                                       first_value=first.value, value=again.value))
+            )
     return out
 
 
@@ -316,13 +385,88 @@ def untyped(ctx: Context) -> list[Finding]:
         hint = f"; suggested {suggestion!r} ({why})" if suggestion else ""
         if t:
             line = ctx.key_line(pid, "type") or 1
-            msg = f"type {t!r} is not in the vocabulary{hint}"
+            reads_as = _reads_as(t)
+            if reads_as:
+                msg = f"type {t} is {reads_as}, not one of the vault's types ({', '.join(allowed)}){hint}"
+            else:
+                msg = f"type {t!r} is not in the vocabulary{hint}"
         else:
             line, msg = 1, f"no type{hint}"
         out.append(
             _finding(ctx, "untyped", pid, line, msg, pid, target=suggestion,
                      evidence=UntypedEvidence(type=t, allowed=list(allowed), suggestion=suggestion, why=why))
         )
+    return out
+
+
+#: What YAML 1.1's resolver (PyYAML's, for plain scalars) makes of a value
+#: that is not a word.
+_READS_AS = {"tag:yaml.org,2002:int": "a number", "tag:yaml.org,2002:float": "a number",
+             "tag:yaml.org,2002:bool": "a boolean", "tag:yaml.org,2002:timestamp": "a date"}
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _reads_as(value: str) -> str | None:
+    """``"a number"``, ``"a boolean"`` or ``"a date"`` when ``value``, read
+    as a plain YAML scalar, is one (the store keeps every scalar as text, so
+    ``type: 123`` arrives as ``"123"``); None for a word."""
+    return _READS_AS.get(_RESOLVER.resolve(yaml.nodes.ScalarNode, value, (True, False)))
+
+
+#: The common frontmatter keys (vocabulary.COMMON_FIELDS) that hold a date.
+_DATE_FIELDS = ("created", "updated")
+_DATE_EXPECTED = "a date YYYY-MM-DD (e.g. 2026-07-29), or a date and time YYYY-MM-DDTHH:MM"
+
+
+def _date_problem(value: str) -> str | None:
+    """Why ``value`` is not an ISO 8601 date or date and time (as YAML's
+    timestamp and Obsidian's date properties write them), or None when it
+    is one. The calendar is checked: ``2026-13-45`` is no date."""
+    v = value.strip()
+    if len(v) < 10 or v[4:5] != "-" or v[7:8] != "-":
+        return "not a date"
+    try:
+        datetime.fromisoformat(v.replace("z", "Z"))
+    except ValueError as exc:
+        reason = str(exc)
+        return f"not a date ({reason})" if " must be in " in reason or "day is out of range" in reason else "not a date"
+    return None
+
+
+def invalid_field(ctx: Context) -> list[Finding]:
+    """Frontmatter values the vault's format does not accept, at the key's
+    line: a ``created``/``updated`` that is not a calendar date, and a field
+    with a fixed set of values in its page type's vocabulary
+    (:data:`brainwork.vocabulary.TYPE_FIELDS`: a task's ``outcome``, a
+    source's ``reliability``, a correction's or rule's ``status``) holding
+    another. A null or empty value is an absent field, not an invalid one."""
+    p = ctx.pages
+    out = []
+    for pid, keys in ctx.keys.items():
+        type_ = p.type[ctx.row(pid)]
+        fields = [(k, None) for k in _DATE_FIELDS]
+        fields += [(k, allowed) for k, allowed in TYPE_FIELDS.get(type_ or "", {}).items() if allowed]
+        for field_, allowed in fields:
+            entry = keys.top.get(field_)
+            if entry is None or (entry.kind == "text" and is_null(entry.value)):
+                continue
+            if allowed is None:
+                problem = _date_problem(entry.value) if entry.kind == "text" else "not a date"
+                if problem is None:
+                    continue
+                expected = _DATE_EXPECTED
+                msg = f"{field_} {_shown(entry.value, entry.kind)} is {problem}; write {expected}"
+            else:
+                if entry.kind == "text" and entry.value.strip() in allowed:
+                    continue
+                expected = f"one of {', '.join(allowed)}"
+                msg = (f"{field_} {_shown(entry.value, entry.kind)} is not one of the {type_} {field_} values "
+                       f"({', '.join(allowed)})")
+            out.append(
+                _finding(ctx, "invalid-field", pid, entry.line, msg, f"{pid}|{field_}", target=field_,
+                         evidence=InvalidFieldEvidence(field=field_, value=entry.value, allowed=list(allowed or ()),
+                                                       expected=expected))
+            )
     return out
 
 
@@ -526,26 +670,11 @@ SECRET_BATCH = 5_000
 def secret(ctx: Context) -> list[Finding]:
     """Scans each page file as it is on disk (frontmatter included)."""
     vault = str(ctx.config.vault)
-
-    def texts(paths: list[str]):
-        # Read as bytes and decoded at once: what ``read_text(encoding="utf-8",
-        # errors="replace")`` gives (universal newlines included) at half the
-        # cost of a text-mode file's decoder.
-        for path in paths:
-            try:
-                with open(os.path.join(vault, path), "rb") as fh:
-                    text = fh.read().decode("utf-8", errors="replace")
-            except OSError:
-                continue
-            if "\r" in text:
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            yield path, text.lstrip("\ufeff")
-
     by_path = {path: pid for pid, path in zip(ctx.pages.id, ctx.pages.path)}
     paths = ctx.pages.path
     out = []
     for start in range(0, len(paths), SECRET_BATCH):
-        for path, hits in scan_texts(texts(paths[start : start + SECRET_BATCH])).items():
+        for path, hits in scan_texts(read_texts(vault, paths[start : start + SECRET_BATCH])).items():
             pid = by_path[path]
             for h in hits:
                 out.append(
@@ -559,10 +688,12 @@ def secret(ctx: Context) -> list[Finding]:
 
 CHECKS: dict[str, Callable[[Context], list[Finding]]] = {
     "parse-error": parse_error,
+    "duplicate-key": duplicate_key,
     "orphan": orphan,
     "dead-link": dead_link,
     "ambiguous-link": ambiguous_link,
     "untyped": untyped,
+    "invalid-field": invalid_field,
     "stub": stub,
     "diary-title": diary_title_check,
     "duplicate": duplicate,

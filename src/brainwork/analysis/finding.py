@@ -17,10 +17,12 @@ from typing import Any
 #: Every finding code, in the order the checks run and summaries list them.
 CODES: tuple[str, ...] = (
     "parse-error",
+    "duplicate-key",
     "orphan",
     "dead-link",
     "ambiguous-link",
     "untyped",
+    "invalid-field",
     "stub",
     "diary-title",
     "duplicate",
@@ -31,10 +33,12 @@ CODES: tuple[str, ...] = (
 #: One line per code, for help texts and pane headers.
 DESCRIPTIONS: dict[str, str] = {
     "parse-error": "a file that could not be read or parsed completely",
+    "duplicate-key": "a frontmatter key written twice in one mapping (YAML keeps the last value)",
     "orphan": "a page with no live link to or from another page",
     "dead-link": "a link whose target does not exist",
     "ambiguous-link": "a link whose name fits several pages",
     "untyped": "a page without a type, or with a type outside the vocabulary",
+    "invalid-field": "a created/updated that is not a date, or a field value outside the vocabulary",
     "stub": "a page with too little body text",
     "diary-title": "a title that names an event (a date, a ticket, too long) rather than a thing",
     "duplicate": "two pages that look like the same page",
@@ -102,6 +106,30 @@ class SplitPoint(Evidence):
 @_record
 class ParseErrorEvidence(Evidence):
     line: int | None
+
+
+@_record
+class DuplicateKeyEvidence(Evidence):
+    """The repeated ``key`` (its path from the top, ``author.name`` when
+    nested), the line of its first occurrence and both values (None when
+    the value is a list or mapping)."""
+
+    key: str
+    first_line: int
+    first_value: str | None
+    value: str | None
+
+
+@_record
+class InvalidFieldEvidence(Evidence):
+    """The frontmatter ``field``, its ``value`` as written (None when a list
+    or mapping), and what it should be: ``allowed`` the vocabulary's values
+    (empty for a date) and ``expected`` in words."""
+
+    field: str
+    value: str | None
+    allowed: list[str]
+    expected: str
 
 
 @_record
@@ -211,7 +239,8 @@ class Finding:
     - ``message``: one line for a person.
     - ``target``: what a fix would point at — the written target of a dead or
       ambiguous link, the suggested title of a diary title, the suggested type
-      of an untyped page; else None.
+      of an untyped page, the repeated key of a duplicate key, the field of
+      an invalid field; else None.
     - ``score``: the figure compared with the threshold — similarity (0..1)
       for ``duplicate`` and a dead link's best suggestion, characters for
       ``stub``, bytes for ``oversize``, title characters for ``diary-title``;

@@ -290,3 +290,83 @@ def _expanded_size(data) -> int:
         return 1
 
     return size(data)
+
+
+@dataclass(frozen=True)
+class KeyLine:
+    """One key of a frontmatter mapping: ``key`` its path from the top
+    (``"author.name"`` for a key of a nested mapping), ``line`` its 1-based
+    file line, ``value`` its value's text when the value is a scalar (else
+    None) and ``kind`` what the value is: ``"text"``, ``"list"`` or
+    ``"mapping"``."""
+
+    key: str
+    line: int
+    value: str | None
+    kind: str
+
+
+@dataclass(frozen=True)
+class FrontmatterKeys:
+    """The keys of a frontmatter block as YAML composed them.
+
+    ``top``: each top-level key at its last occurrence (the one whose value
+    PyYAML keeps, so the one the page's fields hold); ``repeated``: each
+    repeat of a key already in the same mapping, as ``(first occurrence,
+    repeat)`` in file order. YAML 1.2 requires mapping keys to be unique;
+    PyYAML silently keeps the last value (yamllint's ``key-duplicates``).
+    """
+
+    top: dict[str, KeyLine]
+    repeated: list[tuple[KeyLine, KeyLine]]
+
+
+_KINDS = {ScalarNode: "text", SequenceNode: "list", MappingNode: "mapping"}
+
+
+def frontmatter_keys(yaml_text: str, first_line: int = 2) -> FrontmatterKeys | None:
+    """The keys of ``yaml_text`` with their file lines, read from the node
+    tree PyYAML composes (the repeated keys the built value has lost are
+    still there). ``first_line`` is the file line the YAML text starts on.
+
+    None when the block is empty, broken, or not a mapping: the parser
+    reports those as parse errors. An anchored mapping an alias repeats is
+    read once, so a block of nested aliases costs its distinct nodes only.
+    """
+    if not yaml_text.strip():
+        return None
+    loader = _TreeLoader(yaml_text)
+    try:
+        root = loader.get_single_node()
+    except (yaml.YAMLError, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+    if root.__class__ is not MappingNode:
+        return None
+    top: dict[str, KeyLine] = {}
+    repeated: list[tuple[KeyLine, KeyLine]] = []
+    seen_nodes: set[int] = set()
+    stack: list[tuple[MappingNode, str]] = [(root, "")]
+    while stack:
+        node, prefix = stack.pop()
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        keys: dict[str, KeyLine] = {}
+        for key, value in node.value:
+            if key.__class__ is not ScalarNode:
+                continue  # a list or mapping as a key: PyYAML refuses it, a parse error
+            entry = KeyLine(prefix + key.value, first_line + key.start_mark.line,
+                            value.value if value.__class__ is ScalarNode else None,
+                            _KINDS.get(value.__class__, "text"))
+            if key.value in keys:
+                repeated.append((keys[key.value], entry))
+            keys[key.value] = entry
+            children = [value] if value.__class__ is MappingNode else (
+                [c for c in value.value if c.__class__ is MappingNode] if value.__class__ is SequenceNode else [])
+            stack.extend((c, entry.key + ".") for c in reversed(children))
+        if node is root:
+            top = keys
+    repeated.sort(key=lambda pair: pair[1].line)
+    return FrontmatterKeys(top, repeated)
