@@ -6,9 +6,9 @@ rules are added in priority order (most corrected, then newest activation,
 then id) while they fit, and the block ends with an in-band line saying how
 many were left out; a budget too small for one rule's block gives the
 heading (when it fits) and that line alone, and one too small for that
-line gives an empty text, never a line cut short; a rule with ``scope:`` (project names or path globs)
-is shown only for a ``cwd`` it matches (:func:`in_scope`), a rule without
-one always. The default budget, ``thresholds.doctrine_budget_tokens``, fits
+line gives an empty text, never a line cut short; a rule with ``scope:``
+(project names or path globs) is shown only for a ``cwd`` it matches
+(:func:`in_scope`), a rule without one always. The default budget, ``thresholds.doctrine_budget_tokens``, fits
 a Claude Code hook's context (:data:`brainwork.thresholds.HOOK_CONTEXT_MAX_CHARS`).
 docs/learning-loop.md section 6 has the details.
 """
