@@ -26,9 +26,9 @@ LINKS = {
 }
 
 #: corpus -> {code: (findings, first 16 hex digits of the digest)}
-#: ``duplicate-key`` and ``invalid-field`` find nothing on either corpus (no
-#: key repeats in a mapping, no page has a created, updated or vocabulary
-#: field), so they have no row: a finding of theirs would fail the equality.
+#: ``invalid-field`` finds nothing on either corpus (no page has a created,
+#: updated or vocabulary field), so it has no row: a finding of its would
+#: fail the equality.
 FINDINGS = {
     "obsidian-hub": {
         "ambiguous-link": (44, "781d8cfc7c3b442f"),

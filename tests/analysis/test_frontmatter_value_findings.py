@@ -1,7 +1,7 @@
 """The frontmatter value checks: a type that YAML reads as a number (``untyped``),
-a key written twice (``duplicate-key``), a date that is no date and a value
-outside the vocabulary (``invalid-field``), on small vaults through a real
-store and through the ``brainwork check`` command."""
+a date that is no date and a value outside the vocabulary (``invalid-field``),
+on small vaults through a real store and through the ``brainwork check``
+command."""
 
 from __future__ import annotations
 
@@ -34,33 +34,6 @@ def test_a_number_as_type_is_untyped_and_said_to_be_a_number(make_vault, run_che
     assert all(t in num.message for t in PAGE_TYPES)
     assert num.evidence["type"] == "123"
     assert found["flag.md"].message.startswith("type yes is a boolean, not one of the vault's types")
-
-
-def test_a_repeated_key_is_a_finding_at_its_second_line_and_the_page_indexes(make_vault, run_check):
-    vault = make_vault({
-        "dup.md": f"---\ntitle: Dup\ntype: topic\ntitle: Dup2\n---\n{PROSE}\n",
-        "nested.md": f"---\ntitle: Nested\ntype: topic\nauthor:\n  name: a\n  name: b\n---\n{PROSE}\n",
-        "other.md": OTHER,
-    })
-    found = run_check(vault)
-    dups = {f.path: f for f in found if f.code == "duplicate-key"}
-    assert set(dups) == {"dup.md", "nested.md"}
-    d = dups["dup.md"]
-    assert (d.line, d.target) == (4, "title")
-    assert d.message == ("frontmatter key 'title' is written twice (first on line 2); "
-                         "YAML keeps this value 'Dup2' and drops the first 'Dup': remove one")
-    assert dict(d.evidence) == {"key": "title", "first_line": 2, "first_value": "Dup", "value": "Dup2"}
-    assert d.key == "duplicate-key:dup|title"
-    assert (dups["nested.md"].line, dups["nested.md"].target) == (6, "author.name")
-    # not a parse error: the page is indexed with the last value and checked as any other
-    assert not [f for f in found if f.code == "parse-error"]
-    assert not [f for f in found if f.path == "dup.md" and f.code == "untyped"]
-
-
-def test_an_alias_repeating_a_mapping_is_no_repeat(make_vault, run_check):
-    vault = make_vault({"a.md": f"---\ntitle: A\ntype: topic\nbase: &b {{k: 1}}\nmore: *b\nagain: *b\n---\n{PROSE}\n",
-                        "other.md": OTHER})
-    assert lines_of(run_check(vault, ["duplicate-key"]), "duplicate-key") == []
 
 
 def test_created_that_is_no_date_and_an_outcome_outside_the_vocabulary(make_vault, run_check):
@@ -96,9 +69,9 @@ def test_check_command_names_file_and_line(make_vault, tmp_path):
         "other.md": OTHER,
     })
     cmd = [str(Path(sys.executable).with_name("brainwork")), "check", "--vault", str(vault),
-           "--store", str(tmp_path / "s"), "--code", "duplicate-key,invalid-field", "--format", "json"]
+           "--store", str(tmp_path / "s"), "--code", "invalid-field", "--format", "json"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     rows = json.loads(out.stdout)
     assert [(r["path"], r["line"], r["code"]) for r in rows] == [
-        ("b.md", 4, "duplicate-key"), ("b.md", 5, "invalid-field"), ("c.md", 4, "invalid-field")]
+        ("b.md", 5, "invalid-field"), ("c.md", 4, "invalid-field")]

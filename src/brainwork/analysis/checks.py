@@ -22,7 +22,7 @@ from rapidfuzz import fuzz, process, utils
 
 from brainwork.analysis.duplicates import find_duplicates_streamed
 from brainwork.analysis.finding import (
-    AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, DuplicateKeyEvidence, Finding,
+    AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, Finding,
     InvalidFieldEvidence, OrphanEvidence, OversizeEvidence, ParseErrorEvidence, SecretEvidence, SplitPoint,
     StubEvidence, Suggestion, UntypedEvidence,
 )
@@ -34,7 +34,7 @@ from brainwork.model import ParseError
 from brainwork.store import Store
 from brainwork.store import graph, quality, vectors
 from brainwork.store.quality import LinkRow, PageHeads
-from brainwork.vault.frontmatter import FrontmatterKeys, frontmatter_keys, is_null, split_frontmatter
+from brainwork.vault.frontmatter import is_null
 from brainwork.vault.links import mask_non_links
 from brainwork.vault.parse import page_id
 from brainwork.vault.resolve import Resolver, norm
@@ -105,28 +105,6 @@ class Context:
         ``parse-error`` finding already names the problem."""
         return {page_id(e.path) for e in self.parse_errors}
 
-    @cached_property
-    def keys(self) -> dict[str, FrontmatterKeys]:
-        """Page id -> the keys of its frontmatter with their lines (see
-        :func:`brainwork.vault.frontmatter.frontmatter_keys`), for the pages
-        with a frontmatter block and no parse error, read from the files:
-        the store keeps each key's last value only, not its line nor the
-        values a repeated key lost."""
-        p = self.pages
-        broken = self.broken
-        wanted = [(pid, path) for pid, path, body_line in zip(p.id, p.path, p.body_line)
-                  if (body_line or 1) > 1 and pid not in broken]
-        by_path = dict((path, pid) for pid, path in wanted)
-        out: dict[str, FrontmatterKeys] = {}
-        for path, text in read_texts(str(self.config.vault), [path for _, path in wanted]):
-            split = split_frontmatter(text)
-            if split.yaml_text is None:
-                continue
-            keys = frontmatter_keys(split.yaml_text, text.count("\n", 0, split.yaml_start) + 1)
-            if keys is not None:
-                out[by_path[path]] = keys
-        return out
-
     def row(self, pid: str) -> int:
         return self.index[pid]
 
@@ -191,26 +169,6 @@ def parse_error(ctx: Context) -> list[Finding]:
 def _shown(value: str | None, kind: str = "text") -> str:
     """A frontmatter value for a message: quoted text, or what it is."""
     return repr(value) if value is not None else f"(a {kind})"
-
-
-def duplicate_key(ctx: Context) -> list[Finding]:
-    """A key written twice in one frontmatter mapping, at the repeat's line.
-    YAML 1.2 requires keys to be unique; PyYAML keeps the last value and
-    drops the first without a word (Obsidian warns, yamllint's
-    ``key-duplicates`` refuses), so the page indexes with the last value
-    and the person learns which one was lost."""
-    out = []
-    for pid, keys in ctx.keys.items():
-        for first, again in keys.repeated:
-            out.append(
-                _finding(ctx, "duplicate-key", pid, again.line,
-                         f"frontmatter key {again.key!r} is written twice (first on line {first.line}); "
-                         f"YAML keeps this value {_shown(again.value, again.kind)} and drops the first "
-                         f"{_shown(first.value, first.kind)}: remove one", f"{pid}|{again.key}", target=again.key,
-                         evidence=DuplicateKeyEvidence(key=again.key, first_line=first.line,
-                                                       first_value=first.value, value=again.value))
-            )
-    return out
 
 
 # -- links ----------------------------------------------------------------------
@@ -413,8 +371,6 @@ def _reads_as(value: str) -> str | None:
     return _READS_AS.get(_RESOLVER.resolve(yaml.nodes.ScalarNode, value, (True, False)))
 
 
-#: The common frontmatter keys (vocabulary.COMMON_FIELDS) that hold a date.
-_DATE_FIELDS = ("created", "updated")
 _DATE_EXPECTED = "a date YYYY-MM-DD (e.g. 2026-07-29), or a date and time YYYY-MM-DDTHH:MM"
 
 
@@ -439,33 +395,44 @@ def invalid_field(ctx: Context) -> list[Finding]:
     with a fixed set of values in its page type's vocabulary
     (:data:`brainwork.vocabulary.TYPE_FIELDS`: a task's ``outcome``, a
     source's ``reliability``, a correction's or rule's ``status``) holding
-    another. A null or empty value is an absent field, not an invalid one."""
-    p = ctx.pages
+    another. A null or empty value is an absent field, not an invalid one.
+
+    Read from the store's columns and, for the types with such a field, its
+    frontmatter (the last value of a repeated key, as YAML keeps it); only a
+    flagged page's file is read, for the key's line."""
+    fixed = {t: {k: v for k, v in f.items() if v} for t, f in TYPE_FIELDS.items()}
+    fixed = {t: f for t, f in fixed.items() if f}
+    # ``status`` is a column of its own; the other fixed fields are read from the frontmatter
+    rows = quality.field_rows(ctx.store, sorted(t for t, f in fixed.items() if set(f) - {"status"}))
+    broken = ctx.broken
     out = []
-    for pid, keys in ctx.keys.items():
-        type_ = p.type[ctx.row(pid)]
-        fields = [(k, None) for k in _DATE_FIELDS]
-        fields += [(k, allowed) for k, allowed in TYPE_FIELDS.get(type_ or "", {}).items() if allowed]
-        for field_, allowed in fields:
-            entry = keys.top.get(field_)
-            if entry is None or (entry.kind == "text" and is_null(entry.value)):
+    for row in rows:
+        if row.id in broken:  # no fields were read: the parse-error finding names why
+            continue
+        checks_ = [("created", None, row.created), ("updated", None, row.updated)]
+        checks_ += [(k, allowed, row.status if k == "status" else (row.fields or {}).get(k))
+                    for k, allowed in fixed.get(row.type or "", {}).items()]
+        for field_, allowed, value in checks_:
+            if is_null(value) or value == []:
                 continue
+            kind = "text" if isinstance(value, str) else ("list" if isinstance(value, list) else "mapping")
+            text = value if kind == "text" else None
             if allowed is None:
-                problem = _date_problem(entry.value) if entry.kind == "text" else "not a date"
+                problem = _date_problem(text) if text is not None else "not a date"
                 if problem is None:
                     continue
                 expected = _DATE_EXPECTED
-                msg = f"{field_} {_shown(entry.value, entry.kind)} is {problem}; write {expected}"
+                msg = f"{field_} {_shown(text, kind)} is {problem}; write {expected}"
             else:
-                if entry.kind == "text" and entry.value.strip() in allowed:
+                if text is not None and text.strip() in allowed:
                     continue
                 expected = f"one of {', '.join(allowed)}"
-                msg = (f"{field_} {_shown(entry.value, entry.kind)} is not one of the {type_} {field_} values "
+                msg = (f"{field_} {_shown(text, kind)} is not one of the {row.type} {field_} values "
                        f"({', '.join(allowed)})")
             out.append(
-                _finding(ctx, "invalid-field", pid, entry.line, msg, f"{pid}|{field_}", target=field_,
-                         evidence=InvalidFieldEvidence(field=field_, value=entry.value, allowed=list(allowed or ()),
-                                                       expected=expected))
+                _finding(ctx, "invalid-field", row.id, ctx.key_line(row.id, field_) or 1, msg, f"{row.id}|{field_}",
+                         target=field_, evidence=InvalidFieldEvidence(field=field_, value=text,
+                                                                      allowed=list(allowed or ()), expected=expected))
             )
     return out
 
@@ -688,7 +655,6 @@ def secret(ctx: Context) -> list[Finding]:
 
 CHECKS: dict[str, Callable[[Context], list[Finding]]] = {
     "parse-error": parse_error,
-    "duplicate-key": duplicate_key,
     "orphan": orphan,
     "dead-link": dead_link,
     "ambiguous-link": ambiguous_link,

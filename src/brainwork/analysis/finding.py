@@ -17,7 +17,6 @@ from typing import Any
 #: Every finding code, in the order the checks run and summaries list them.
 CODES: tuple[str, ...] = (
     "parse-error",
-    "duplicate-key",
     "orphan",
     "dead-link",
     "ambiguous-link",
@@ -33,7 +32,6 @@ CODES: tuple[str, ...] = (
 #: One line per code, for help texts and pane headers.
 DESCRIPTIONS: dict[str, str] = {
     "parse-error": "a file that could not be read or parsed completely",
-    "duplicate-key": "a frontmatter key written twice in one mapping (YAML keeps the last value)",
     "orphan": "a page with no live link to or from another page",
     "dead-link": "a link whose target does not exist",
     "ambiguous-link": "a link whose name fits several pages",
@@ -106,18 +104,6 @@ class SplitPoint(Evidence):
 @_record
 class ParseErrorEvidence(Evidence):
     line: int | None
-
-
-@_record
-class DuplicateKeyEvidence(Evidence):
-    """The repeated ``key`` (its path from the top, ``author.name`` when
-    nested), the line of its first occurrence and both values (None when
-    the value is a list or mapping)."""
-
-    key: str
-    first_line: int
-    first_value: str | None
-    value: str | None
 
 
 @_record
@@ -239,8 +225,7 @@ class Finding:
     - ``message``: one line for a person.
     - ``target``: what a fix would point at — the written target of a dead or
       ambiguous link, the suggested title of a diary title, the suggested type
-      of an untyped page, the repeated key of a duplicate key, the field of
-      an invalid field; else None.
+      of an untyped page, the field of an invalid field; else None.
     - ``score``: the figure compared with the threshold — similarity (0..1)
       for ``duplicate`` and a dead link's best suggestion, characters for
       ``stub``, bytes for ``oversize``, title characters for ``diary-title``;

@@ -137,6 +137,38 @@ def bodies_of(store: Store, ids: Sequence[str], wanted: set[int], step: int = BO
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class FieldRow:
+    """A Markdown page's values that have a fixed form (:func:`field_rows`):
+    ``created``/``updated``/``status`` as written ("" when absent or not
+    text: the index stores only text there), ``fields`` its frontmatter
+    when its type is one asked for, else None."""
+
+    id: str
+    type: str | None
+    created: str
+    updated: str
+    status: str
+    fields: dict | None
+
+
+def field_rows(store: Store, field_types: Sequence[str]) -> list[FieldRow]:
+    """Every Markdown page's :class:`FieldRow`, by id; the frontmatter JSON
+    is read and decoded only for pages of ``field_types`` (the types with a
+    fixed-value field that is no column of its own)."""
+    table = store.arrow(
+        "MATCH (p:Page) WHERE p.kind = 'page' RETURN p.id AS id, p.type AS type, p.created AS created, "
+        "p.updated AS updated, p.status AS status, "
+        "CASE WHEN p.type IN $types THEN p.fields ELSE NULL END AS fields ORDER BY p.id",
+        {"types": list(field_types)},
+    )
+    if not table.num_rows:
+        return []
+    cols = [table.column(n).to_pylist() for n in ("id", "type", "created", "updated", "status", "fields")]
+    return [FieldRow(i, t or None, c or "", u or "", st or "", json.loads(f) if f else None)
+            for i, t, c, u, st, f in zip(*cols)]
+
+
 def page_fields(store: Store, ids: Sequence[str]) -> dict[str, dict]:
     """``{page id: its frontmatter fields}`` for ``ids``, in one query
     (a missing page is left out): by primary key through ``UNWIND``, as
