@@ -43,8 +43,8 @@ _CODES_HELP = "; ".join(f"{c}: {DESCRIPTIONS[c]}" for c in CODES)
 @vault_options
 def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismissed: bool, show_keys: bool) -> None:
     """Find what is wrong with the vault: orphans, dead links, untyped pages,
-    stubs, diary titles, duplicates, oversize pages, secrets, ambiguous links
-    and files that do not parse. Exit 0 when clean, 1 when findings remain,
+    invalid field values, stubs, diary titles, duplicates, oversize pages,
+    secrets, ambiguous links and files that do not parse. Exit 0 when clean, 1 when findings remain,
     2 on error."""
     from brainwork.analysis.findings import check, summary
 

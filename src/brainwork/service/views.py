@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 #: Groups are listed in this order (most harmful first); unknown codes follow
 #: alphabetically.
 CODE_ORDER = (
-    "secret", "parse-error", "dead-link", "ambiguous-link", "duplicate", "untyped", "diary-title",
-    "orphan", "stub", "oversize",
+    "secret", "parse-error", "dead-link", "ambiguous-link", "duplicate", "untyped", "invalid-field",
+    "diary-title", "orphan", "stub", "oversize",
 )
 
 #: What each code means, shown beside the group's count.
@@ -43,6 +43,7 @@ CODE_TITLES = {
     "ambiguous-link": "links that fit several pages",
     "duplicate": "suspected duplicate pairs",
     "untyped": "no type, or one outside the vocabulary",
+    "invalid-field": "dates that are no date, values outside the vocabulary",
     "diary-title": "titles naming an event, not a thing",
     "orphan": "pages nothing links to or from",
     "stub": "pages with almost no text",
