@@ -17,7 +17,10 @@ folder, which the watch's own start-up walk produces for a folder -- and the
 changes collected in that step are dropped. The watcher then says once which
 name it was (:class:`UndecodableName`), watches the vault by polling (no
 read events) until every such name it met is gone, and hands on a batch of
-:data:`EVERYWHERE` after each restart, so what was dropped is synced.
+:data:`EVERYWHERE` after each restart, so what was dropped is synced. From
+the failure until that batch has been handed on, :attr:`VaultWatcher.ready`
+is clear: changes are being missed, so an owner must not take its store for
+fresh (:class:`brainwork.service.freshness.Freshness`) and skip a sync.
 """
 
 from __future__ import annotations
@@ -175,8 +178,12 @@ class VaultWatcher:
         self._skipped = skipped_prefixes(config)
         self._thread: threading.Thread | None = None
         #: Set once the file system watch is in place (changes made before
-        #: may be missed): at the first batch or after :data:`READY_MS` of
-        #: quiet, or when the watcher ended. Tests wait on it.
+        #: may be missed): once the first batch was handed on or after
+        #: :data:`READY_MS` of quiet, or when the watcher ended. Cleared
+        #: when the watch ends on an undecodable name and set again once the
+        #: restarted watch handed on its :data:`EVERYWHERE` batch: in between
+        #: changes go unseen. Tests wait on it; owners ask it whether their
+        #: store can lag the vault.
         self.ready = threading.Event()
         #: Absolute paths (bytes) of undecodable names met so far; while one
         #: of them exists the vault is polled (see the module doc).
@@ -256,6 +263,9 @@ class VaultWatcher:
                     match = _UNDECODABLE.match(str(exc))
                     if match is None:
                         raise
+                    # What changed since the last batch is lost: not
+                    # following until the catch-up batch is handed on.
+                    self.ready.clear()
                     self._undecodable(_unescape_rust(match.group(1)), str(exc))
                 catch_up = True
                 self.restarts += 1
@@ -298,7 +308,6 @@ class VaultWatcher:
         )
         with contextlib.closing(batches):  # the old watch is let go before a new one
             for batch in batches:
-                self.ready.set()
                 if self.stop_event.is_set():
                     return False
                 paths = {rel for _c, p in batch if (rel := self.relative(p)) is not None}
@@ -310,6 +319,9 @@ class VaultWatcher:
                         self.on_batch(sorted(paths))
                     except Exception as exc:  # the callback's bug must not end watching
                         self._report(exc)
+                # After the callback: an owner has marked its store stale
+                # (the catch-up batch) before ``ready`` says it is followed.
+                self.ready.set()
                 if polling and not self.polling:
                     # Changes between the two watches are synced by the
                     # catch-up batch of the next one.

@@ -15,6 +15,7 @@ from textual.message import Message
 
 from brainwork.index.sync import SyncReport
 from brainwork.index.watch import POLL_MS, UndecodableName, VaultWatcher
+from brainwork.store.graph import GraphCounts
 from brainwork.tui.operations import INDEX_GROUP
 from brainwork.tui.workbench import Workbench
 
@@ -122,10 +123,31 @@ class LiveSync:
         )
 
     def sync_finished(self, report: SyncReport) -> None:
-        """A sync the watcher asked for finished: say what changed on disk."""
+        """A sync the watcher asked for finished: say what changed on disk,
+        and re-read the views when the store no longer matches them.
+
+        A sync that wrote reloads the views anyway. One that wrote nothing
+        found the change already in the store: a command served meanwhile
+        (``brainwork index`` typed by an agent right after writing a file)
+        may have synced it first without the views being re-read. Its
+        report then counts what the store holds, which the status bar's
+        counts, read with the views, no longer match."""
+        app = self._app
+        if not report.wrote and app.pages is not None and app.counts is not None and stale(report, app.counts):
+            app.load_vault()
         text = describe(report)
         if text:
-            self._app.notify(text, title="Vault changed")
+            app.notify(text, title="Vault changed")
+
+
+def stale(report: SyncReport, counts: GraphCounts) -> bool:
+    """Whether ``counts`` (what the views were read with) differ from the
+    store a sync that wrote nothing just reported on: pages, attachments,
+    edges, dead and ambiguous links, parse errors."""
+    return (
+        report.pages, report.attachments, report.edges, report.dead_links, report.ambiguous_links,
+        len(report.parse_errors),
+    ) != (counts.pages, counts.attachments, counts.edges, counts.dead_links, counts.ambiguous_links, counts.parse_errors)
 
 
 def describe(report: SyncReport) -> str:
