@@ -51,8 +51,9 @@ class Link(NamedTuple):
 class ParseError:
     """A file that could not be read or parsed completely.
 
-    ``path`` is vault-relative (POSIX separators), ``line`` 1-based (0 when the
-    problem concerns the whole file).
+    ``path`` is vault-relative (POSIX separators), ``line`` 1-based; a problem
+    that concerns the whole file (its name, its bytes, its size, reading it)
+    is put on line 1, where ``check`` and an editor's ``file:line`` point.
     """
 
     path: str

@@ -168,7 +168,7 @@ def plan_paths(config: Config, state: dict[str, StoredFile], paths: Iterable[str
                 page = parse_text(rel, data, st.st_mtime_ns, max_bytes)
         except OSError as exc:
             page = parse_text(rel, b"", st.st_mtime_ns, max_bytes)
-            read_error = ParseError(rel, 0, f"cannot read: {exc.strerror or exc}")
+            read_error = ParseError(rel, 1, f"cannot read: {exc.strerror or exc}")
         if read_error:
             page.errors.append(read_error)
         links_of[pid] = page.links

@@ -83,8 +83,9 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     files = scan_vault(config.vault, config.ignore_folders, config.store, undecodable)
     signatures = delta.file_signatures(store)
     old_errors = graph.parse_errors(store)
-    scan_errors: list[ParseError] = [  # files skipped before parsing
-        ParseError(printable_name(rel), 0, "file name is not UTF-8; skipped (rename it to index it)") for rel in undecodable
+    # Files skipped before parsing; a whole-file problem is put on line 1.
+    scan_errors: list[ParseError] = [
+        ParseError(printable_name(rel), 1, "file name is not UTF-8; skipped (rename it to index it)") for rel in undecodable
     ]
     total = len(files)
     if progress:
@@ -113,6 +114,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     # Two files with one id (names differing only in Unicode normalisation):
     # the first in path order is kept, so visit every file in order.
     clash = len(seen) < total
+    skipped_pages = skipped_attachments = 0  # such second files: not stored, not counted
     if clash:
         unchanged = set(range(total)).difference(todo)
         todo, seen = range(total), set()
@@ -130,7 +132,11 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
         f, pid = files[i], pids[i]
         if clash:
             if pid in seen:
-                scan_errors.append(ParseError(f.rel, 0, f"same page id as another file ({pid!r}); skipped"))
+                scan_errors.append(ParseError(f.rel, 1, f"same page id as another file ({pid!r}); skipped"))
+                if f.is_markdown:
+                    skipped_pages += 1
+                else:
+                    skipped_attachments += 1
                 continue
             seen.add(pid)
             if i in unchanged:
@@ -156,7 +162,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
                 data = _read(os.path.join(root, f.rel), f.size)
         except OSError as exc:
             data, big = b"", None
-            read_error = ParseError(f.rel, 0, f"cannot read: {exc.strerror or exc}")
+            read_error = ParseError(f.rel, 1, f"cannot read: {exc.strerror or exc}")
         digest = big.hash if big is not None else hashlib.sha256(data).hexdigest()
         if not force and old and old.path == f.rel and old.kind == "page" and old.hash == digest:
             touched.append((pid, f.mtime_ns))
@@ -182,8 +188,11 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     while progress and tick < total:
         progress(tick, total, "reading")
         tick += 500
-    report.pages = sum(1 for f in files if f.is_markdown)
-    report.attachments = total - report.pages
+    # What the store holds, as stats counts it (graph.counts): a file
+    # skipped for its page id is not a page.
+    markdown = sum(1 for f in files if f.is_markdown)
+    report.pages = markdown - skipped_pages
+    report.attachments = total - markdown - skipped_attachments
     report.removed = removed
     partial = n_new + len(removed) <= partial_max and not page_parts
     if new_rows and not partial:
