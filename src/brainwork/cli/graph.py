@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from brainwork.cli.common import echo, echo_json, open_store, progress_bar, synced, vault_options
+from brainwork.cli.common import echo, echo_json, open_store, progress_bar, served, synced, vault_options
 from brainwork.config import Config
 
 
@@ -34,6 +34,9 @@ def index_cmd(config: Config, as_json: bool, full: bool, rebuild: bool) -> None:
         return
     with open_store(config) as store, progress_bar("indexing", not as_json) as progress:
         report = sync(config, store, progress, force=full)
+    here = served()
+    if here is not None and report.wrote:
+        here.wrote = True  # the owner's views re-read what this sync wrote
     if as_json:
         echo_json(report.to_json())
         return
