@@ -1,10 +1,11 @@
 """Commands of the learning step (docs/learning-loop.md): ``consolidate``,
-``rules``, ``replay``, ``approve``, ``reject``, ``retire``, ``doctrine``.
+``rules``, ``replay``, ``approve``, ``reject``, ``retire``, ``link-evidence``,
+``doctrine``.
 
 Registered through :mod:`brainwork.cli.learn` (its ``COMMANDS``). Each is a
 thin shell over :mod:`brainwork.learn`; the workbench calls the same
 functions. Every change goes through the undo log: ``brainwork undo``
-reverts the last approve / reject / consolidate.
+reverts the last approve / reject / consolidate / link-evidence.
 """
 
 from __future__ import annotations
@@ -51,18 +52,33 @@ def consolidate_cmd(config: Config, as_json: bool, dry_run: bool) -> None:
         f"{counted(len(report.clusters), 'cluster')} proposed in {report.seconds:.1f} s"
     )
     for c in report.clusters:
-        what = {
-            "new": f"new candidate {c.candidate}",
-            "existing": f"added to candidate {c.candidate}",
-            "evidence": f"evidence for active rule {c.rule} (link it from the inbox)",
-            "supersede": f"candidate {c.candidate}, proposed to supersede {c.rule}",
-        }[c.action]
-        echo(f"  {counted(len(c.corrections), 'correction')}, {counted(len(c.tasks), 'task')}, similarity {c.similarity:.2f}: {what}")
+        echo(f"  {counted(len(c.corrections), 'correction')}, {counted(len(c.tasks), 'task')}, "
+             f"similarity {c.similarity:.2f}: {_cluster_outcome(c, dry_run)}")
     for s in report.suppressed:
         echo(f"  not proposed again (rejected before: {', '.join(s['rejected'])}): {counted(len(s['corrections']), 'correction')}")
     verb = "would create" if dry_run else "created"
-    tail = "" if dry_run or report.operation is None else f"; {UNDO_HINT}"
+    if dry_run:
+        tail = "" if report.files else "; nothing would change"
+    else:
+        tail = f"; {UNDO_HINT}" if report.operation is not None else "; nothing changed"
     echo(f"{verb} {counted(report.candidates_created, 'candidate rule')}{tail}")
+
+
+def _cluster_outcome(c, dry_run: bool) -> str:
+    """What a pass did with cluster ``c`` (a :class:`brainwork.learn.consolidate.Cluster`),
+    in the words of its consolidate line: "added" only when corrections
+    joined the candidate's evidence."""
+    if c.action == "existing":
+        if not c.added:
+            return f"already the evidence of candidate {c.candidate} (unchanged)"
+        verb = "would add" if dry_run else "added"
+        return f"{verb} {counted(len(c.added), 'correction')} to candidate {c.candidate}"
+    if c.action == "evidence":
+        return (f"evidence for active rule {c.rule}; link it with "
+                f"`brainwork link-evidence {c.rule} {' '.join(c.corrections)}`")
+    if c.action == "supersede":
+        return f"candidate {c.candidate}, proposed to supersede {c.rule}"
+    return f"new candidate {c.candidate}"
 
 
 def _replay_line(lesson: dict) -> str:
@@ -249,6 +265,30 @@ def retire_cmd(config: Config, rule: str, reason: str | None, as_json: bool) -> 
     echo(f"retired {d.rule}; {UNDO_HINT}")
 
 
+@click.command("link-evidence")
+@click.argument("rule")
+@click.argument("corrections", nargs=-1, required=True, metavar="CORRECTION...")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@vault_options
+def link_evidence_cmd(config: Config, rule: str, corrections: tuple[str, ...], as_json: bool) -> None:
+    """Add CORRECTION(s) to the evidence of RULE (active or candidate).
+
+    For an active rule they are promoted (``promoted_from:``); for a
+    candidate they join its ``evidence:``. What `brainwork consolidate`
+    proposes as evidence for an active rule is linked this way, or with l
+    in the workbench's inbox. One undoable operation.
+    """
+    from brainwork.learn.rules import link_corrections
+
+    with open_store(config) as store:
+        _synced(config, store)
+        d = link_corrections(config, store, rule, list(corrections))
+    if as_json:
+        echo_json(d.to_json())
+        return
+    echo(f"linked {counted(len(corrections), 'correction')} to {d.rule}; {UNDO_HINT}")
+
+
 @click.command("doctrine")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", help="Output format.")
 @click.option("--budget", type=click.IntRange(1), default=None,
@@ -286,4 +326,4 @@ def doctrine_cmd(config: Config, fmt: str, budget: int | None, cwd: str | None) 
         echo(f"brainwork: warning: {warning}", err=True)
 
 
-COMMANDS = [consolidate_cmd, rules_cmd, replay_cmd, approve_cmd, reject_cmd, retire_cmd, doctrine_cmd]
+COMMANDS = [consolidate_cmd, rules_cmd, replay_cmd, approve_cmd, reject_cmd, retire_cmd, link_evidence_cmd, doctrine_cmd]

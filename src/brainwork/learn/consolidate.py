@@ -22,7 +22,8 @@ One pass (:func:`consolidate`):
    - an existing *candidate*: the cluster's new corrections are added to its
      ``evidence:`` (no duplicate candidate);
    - an *active* rule: proposed as evidence for it (``action: "evidence"``;
-     the person links it in the inbox, :func:`brainwork.learn.rules.link_corrections`)
+     the person links it: ``brainwork link-evidence`` or l in the inbox,
+     :func:`brainwork.learn.rules.link_corrections`)
      — unless the cluster *contradicts* it (the rule text is closer to the
      corrections' ``wrong`` than to their ``correct`` by
      ``thresholds.rule_contradiction_margin``) AND teaches the same lesson
@@ -100,7 +101,9 @@ class Cluster:
     ``rule``: the existing rule matched, ``rule_similarity`` its cosine to
     the cluster centroid; ``central``: the most central correction;
     ``terms``: key terms most corrections share; ``new``: corrections not
-    read by an earlier pass.
+    read by an earlier pass; ``added``: corrections this pass adds to the
+    evidence of the existing candidate (empty when it already lists them
+    all: the pass changed nothing there).
     """
 
     corrections: list[str]
@@ -113,17 +116,18 @@ class Cluster:
     central: str | None = None
     terms: list[str] = field(default_factory=list)
     new: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         """The cluster as ``brainwork consolidate --json`` prints it: the
         contract keys ``corrections``, ``tasks``, ``candidate``, ``similarity``
         first, then ``action``, ``rule``, ``rule_similarity``, ``central``,
-        ``terms``, ``new``."""
+        ``terms``, ``new``, ``added``."""
         d = asdict(self)
         d["similarity"] = round(self.similarity, 3)
         if self.rule_similarity is not None:
             d["rule_similarity"] = round(self.rule_similarity, 3)
-        order = ["corrections", "tasks", "candidate", "similarity", "action", "rule", "rule_similarity", "central", "terms", "new"]
+        order = ["corrections", "tasks", "candidate", "similarity", "action", "rule", "rule_similarity", "central", "terms", "new", "added"]
         return {k: d[k] for k in order}
 
 
@@ -831,6 +835,42 @@ def _yaml_tags(tags: list[str]) -> str:
     return "tags:\n" + "".join(f"  - {render_scalar(t)}\n" for t in tags)
 
 
+#: How a correction's :func:`rule_similarities` figure is labelled, on a
+#: drafted candidate page and in the workbench's Rules pane alike.
+RULE_SIMILARITY_LABEL = "similarity to the rule"
+#: Encoded texts kept per process, by (embedder name, text): the Rules pane
+#: asks for the same rule and correction texts on every read.
+_RULE_TEXT_CACHE: dict[tuple[str, str], np.ndarray] = {}
+_RULE_TEXT_CACHE_MAX = 20_000
+
+
+def _evidence_text(correction: dict) -> str:
+    return _one_line(correction["fields"].get("correct")) or _one_line(correction["title"])
+
+
+def rule_similarities(rule_text: str, corrections: list[dict], embedder) -> list[float | None]:
+    """Per correction (store rows, ``store.learning.corrections``), the
+    cosine of its ``correct`` (its title when it has none) to ``rule_text``,
+    both embedded by ``embedder`` (an :class:`brainwork.learn.embed.Embedder`;
+    unit rows, so a dot product). How far each piece of evidence supports
+    the rule as worded, so one that teaches something else can be dropped
+    at approval. None for a correction with no text; all None without a
+    rule text. The one measure behind :data:`RULE_SIMILARITY_LABEL`.
+    """
+    rule_text = _one_line(rule_text)
+    own = [_evidence_text(c) for c in corrections]
+    if not rule_text:
+        return [None] * len(corrections)
+    wanted = [t for t in dict.fromkeys([rule_text, *own]) if t and (embedder.name, t) not in _RULE_TEXT_CACHE]
+    if wanted:
+        if len(_RULE_TEXT_CACHE) + len(wanted) > _RULE_TEXT_CACHE_MAX:
+            _RULE_TEXT_CACHE.clear()
+        for t, v in zip(wanted, embedder.encode(wanted)):
+            _RULE_TEXT_CACHE[(embedder.name, t)] = np.asarray(v, np.float32)
+    r = _RULE_TEXT_CACHE[(embedder.name, rule_text)]
+    return [float(_RULE_TEXT_CACHE[(embedder.name, t)] @ r) if t else None for t in own]
+
+
 def draft_rule(
     members: list[dict],
     vecs: np.ndarray,
@@ -842,6 +882,7 @@ def draft_rule(
     similarity: float | None = None,
     rejected_before: list[str] = (),
     correct_vecs: np.ndarray | None = None,
+    embedder=None,
 ) -> Draft:
     """Draft one candidate rule from a cluster (deterministic, no model
     call: the vectors are given).
@@ -853,9 +894,10 @@ def draft_rule(
     - ``title``: :func:`title_from` the rule (a complete phrase).
     - ``why``: the first sentence of that member's ``why``.
     - ``apply``: :func:`apply_condition` of the members and their tasks.
-    - the body states the true counts (corrections, distinct tasks) and
-      each member's cosine to the rule text, so the person can drop a
-      correction that teaches something else when approving.
+    - the body states the true counts (corrections, distinct tasks) and,
+      given an ``embedder``, each member's :func:`rule_similarities` figure,
+      so the person can drop a correction that teaches something else when
+      approving.
 
     Args:
         members: correction rows (``store.learning.corrections``) of the cluster.
@@ -865,6 +907,8 @@ def draft_rule(
         supersedes: an active rule id this candidate proposes to replace.
         correct_vecs: embeddings of the members' ``correct`` texts; they
             choose the central member. Without them, ``vecs`` decide.
+        embedder: encodes the rule sentence and the members' ``correct``
+            for the evidence figures; without it the lines have none.
     """
     n = len(members)
     basis = correct_vecs if correct_vecs is not None and len(correct_vecs) == n else vecs
@@ -883,7 +927,7 @@ def draft_rule(
     why = _sentence(_first_sentence(cf.get("why"), semicolon=False)) or _sentence(central["title"])
     apply_ = apply_condition(members, tasks)
     title = title_from(rule_text)
-    support = basis[order[0]] @ basis.T if correct_vecs is not None and len(correct_vecs) == n else None
+    support = rule_similarities(rule_text, members, embedder) if embedder is not None else [None] * n
 
     fm = ["---\n", f"title: {render_scalar(title)}\n", "type: rule\n", f"created: {render_scalar(today)}\n", _yaml_tags(tags),
           "source: agent\n", f"rule: {render_scalar(rule_text)}\n", f"why: {render_scalar(why)}\n",
@@ -917,7 +961,8 @@ def draft_rule(
     for m in sorted(members, key=lambda m: m["id"]):
         f = m["fields"]
         src = f" (task [[{m['tasks'][0]}]])" if m["tasks"] else ""
-        sim = f" (similarity to the rule {float(support[index[m['id']]]):.2f})" if support is not None else ""
+        s = support[index[m["id"]]]
+        sim = f" ({RULE_SIMILARITY_LABEL} {s:.2f})" if s is not None else ""
         body.append(f"- [[{m['id']}]]{src}{sim}: wrong: {_one_line(f.get('wrong'))} Correct: {_one_line(f.get('correct'))}")
     text = "".join(fm) + "\n".join(body) + "\n"
     return Draft(path, title, rule_text, why, apply_, tags, sorted(m["id"] for m in members), central["id"], terms, supersedes, text)
@@ -1201,6 +1246,7 @@ def consolidate(
         if match is not None and match.status == "candidate":
             cluster.action, cluster.rule, cluster.candidate = "existing", match.id, match.id
             missing = [i for i in ids if i not in match.evidence]
+            cluster.added = missing
             if missing:
                 rows = [corr_by_id[i] for i in dict.fromkeys(match.evidence + missing) if i in corr_by_id]
                 edits.edit(match.path, lambda t, missing=missing, rows=rows: restate_counts(
@@ -1228,7 +1274,7 @@ def consolidate(
             corrects = [_one_line(m["fields"].get("correct")) for m in members]
             d = draft_rule(members, draft_vecs, task_rows, today=day, path="", supersedes=supersede.id if supersede else None,
                            similarity=cluster.similarity, rejected_before=earlier,
-                           correct_vecs=texts.matrix(corrects) if all(corrects) else None)
+                           correct_vecs=texts.matrix(corrects) if all(corrects) else None, embedder=emb)
             path = _unique_path(config, _slug(d.title), used_paths)
             d.path = path
             drafts.append(d)

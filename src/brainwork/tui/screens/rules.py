@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 
 from brainwork.config import Config
 from brainwork.learn import embed
-from brainwork.learn.consolidate import cluster_of
+from brainwork.learn.consolidate import cluster_of, rule_similarities
 from brainwork.learn.replay import FEWER, NOT_FEWER, Replay, replay
 from brainwork.learn.rules import approve, list_rules, overview, reject, retire
 from brainwork.learn.similarity import mean_pairwise
@@ -69,8 +69,9 @@ class RulesView:
     fields, effect figures, ``doctrine_tokens``); ``order``: ids in list
     order; ``pruning``/``doctrine``: as ``overview`` returns them;
     ``evidence``: per rule, ``[{"id", "title", "created", "status",
-    "tasks": [{"id", "title"}], "similarity"}]`` (similarity: cosine of the
-    correction to the rule page, None without vectors); ``cluster``: per
+    "tasks": [{"id", "title"}], "similarity"}]`` (similarity:
+    :func:`brainwork.learn.consolidate.rule_similarities`, the figure a
+    drafted candidate page gives; None without figures); ``cluster``: per
     rule, ``(similarity, source)`` with source ``"last consolidation"`` or
     ``"mean of its corrections"``; ``embedded``: pages embedded for this read.
     """
@@ -199,6 +200,9 @@ def read_rules_view(config: Config, store: Store, today: str | None = None, *, f
     live = [r for r in data["rules"] if r["status"] in ("candidate", "active")]
     wanted = {r["id"] for r in live} | {c for r in live for c in r["evidence"]}
     vecs = embed.vectors(store, sorted(wanted)) if wanted and figures else {}
+    # The replay above loaded the model already: the rule texts and the
+    # corrections' "correct" are encoded with it (cached per process).
+    emb = embed.get_embedder(config) if live and figures else None
     clusters = {}
     for cl in (cluster_of(store) or {}).values():
         key = cl.get("candidate") or (cl.get("rule") if cl.get("action") != "evidence" else None)
@@ -206,12 +210,12 @@ def read_rules_view(config: Config, store: Store, today: str | None = None, *, f
             clusters[key] = float(cl.get("similarity") or 0.0)
     view = RulesView(by_id, order, data["pruning"], data["doctrine"], figures=figures, replay=report)
     for r in live:
-        rv = vecs.get(r["id"])
         rows = []
+        known = [corrections[cid] for cid in r["evidence"] if cid in corrections]
+        sims = dict(zip((c["id"] for c in known), rule_similarities(r["text"] or r["title"], known, emb))) if emb else {}
         for cid in r["evidence"]:
             c = corrections.get(cid)
-            cv = vecs.get(cid)
-            sim = float(cv @ rv) if cv is not None and rv is not None else None
+            sim = sims.get(cid)
             rows.append({
                 "id": cid,
                 "title": (c["title"] if c else cid),
@@ -341,12 +345,16 @@ class RuleList(OptionList):
     ]
 
 
-#: The evidence table's columns (``sim``: cosine of the correction to the rule).
+#: The evidence table's columns (``sim``: :func:`rule_similarities`, the
+#: figure a drafted candidate page labels
+#: :data:`brainwork.learn.consolidate.RULE_SIMILARITY_LABEL`;
+#: headed by its last words, as the head line's "similarity" is the
+#: cluster's).
 EVIDENCE_COLUMNS = (
     ColumnSpec("created", "created", width=10),
     ColumnSpec("title", "correction", weight=60, minimum=12),
     ColumnSpec("task", "task", weight=40, minimum=8),
-    ColumnSpec("sim", "sim", width=4),
+    ColumnSpec("sim", "to rule", width=7),
     ColumnSpec("status", "status", width=9),
 )
 
