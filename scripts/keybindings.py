@@ -5,7 +5,7 @@
 
 The workbench is run headless (Textual's ``App.run_test``) on a temporary
 copy of ``tests/tui/snapshot_vault`` and every pane is shown once; the text
-comes from :func:`brainwork.tui.keys.keybindings_document`, the same lists
+comes from :func:`brainwork.tui.keybindings_doc.keybindings_document`, the same lists
 the help screen (``?``) shows.
 """
 
@@ -26,7 +26,7 @@ VAULT = REPO / "tests" / "tui" / "snapshot_vault"
 async def document() -> str:
     from brainwork.config import load_config
     from brainwork.tui.app import BrainworkApp
-    from brainwork.tui.keys import keybindings_document
+    from brainwork.tui.keybindings_doc import keybindings_document
 
     with tempfile.TemporaryDirectory() as tmp:
         vault = Path(tmp) / "vault"

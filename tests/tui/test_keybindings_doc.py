@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from brainwork.tui.app import BrainworkApp
-from brainwork.tui.keys import help_sections, keybindings_document
+from brainwork.tui.keybindings_doc import keybindings_document
+from brainwork.tui.keys import help_sections
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "keybindings.md"
 
@@ -36,7 +37,8 @@ def test_every_dialog_and_each_of_its_keys_is_in_the_doc() -> None:
     from textual.screen import ModalScreen
 
     import brainwork.tui.modals as modals
-    from brainwork.tui.keys import class_rows, dialogs, key_name
+    from brainwork.tui.keys import class_rows, key_name
+    from brainwork.tui.modals.catalogue import dialogs
 
     found: set[type] = set()
     for info in pkgutil.iter_modules(modals.__path__):
