@@ -205,11 +205,15 @@ def _link_name(name: str) -> str:
     """The page a field value names, read as the index reads a link's
     target: ``"[[a/b#h|label]]"``, ``"![[a/b]]"``, ``"[[a/b\\|label]]"`` or
     ``"a/b"`` -> ``"a/b"``."""
+    name = name.strip()
+    if not any(c in name for c in "[|#"):
+        # A plain name (the session hook's ``corrects``: a page id) is its
+        # own target; the link grammar is not loaded for it.
+        return name
     # Imported here: the link grammar's module loads markdown-it (~20 ms),
     # which importing this module (the CLI, the hooks) does not need.
     from brainwork.vault.links import WIKILINK, split_inner
 
-    name = name.strip()
     m = WIKILINK.fullmatch(name)
     return split_inner(m.group(2) if m else name)[0]
 
