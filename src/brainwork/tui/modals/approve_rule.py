@@ -160,7 +160,7 @@ class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
         if task:
             label.append(f"  · {task}", style="dim")
         if row.get("similarity") is not None:
-            label.append(f"  sim {row['similarity']:.2f}", style="dim")
+            label.append(f"  to rule {row['similarity']:.2f}", style="dim")
         return Selection(label, row["id"], True)
 
     def on_mount(self) -> None:
