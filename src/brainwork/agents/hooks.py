@@ -283,11 +283,15 @@ def recall_section(prompt: str, budget: int, ask: Ask, call: Callable[[list[str]
         data = json.loads(reply.stdout)
         tasks = data.get("tasks") or []
         related = data.get("related") or []
+        note = data.get("note") or ""
     except (ValueError, AttributeError):
         return ""
     if not tasks:
         return ""
     head = "## Prior work that bears on this prompt (brainwork recall)\n"
+    # Part of the vault without vectors yet (ranked by words): the model
+    # should weigh the scores knowing it.
+    head += f"({_one_line(note, 200)})\n" if isinstance(note, str) and note else ""
     cut = "(cut to fit; `brainwork recall` gives the whole answer)\n"
     lines: list[str] = []
     for t in tasks:

@@ -73,13 +73,18 @@ def _event_output(event: str, vault: str, hook) -> str:
     from brainwork.agents import hooks
     from brainwork.config import load_config
 
-    config = load_config(vault)
+    root = click.get_current_context().find_root().obj or {}
+    config = load_config(vault, root.get("store"))  # `brainwork --store S hook ...` like every command
     ask = hooks.owner_ask(config)
     if event == "session-start":
         out = hooks.session_start(config, hook, ask)
     elif event == "user-prompt-submit":
         from brainwork.cli.served import call
+        from brainwork.service import embedding
 
+        # This process exits as soon as it has printed: a recall run here
+        # (no owner alive) must not leave an embedding pass behind.
+        embedding.one_shot()
         os.environ.setdefault("BRAINWORK_STORE_WAIT", str(th.HOOK_STORE_WAIT_SECONDS))
         out = hooks.user_prompt_submit(config, hook, ask, call=lambda argv: call(config, argv))
     elif event == "pre-compact":

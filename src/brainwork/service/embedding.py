@@ -13,10 +13,15 @@ so it never embeds more than :data:`INLINE_PAGES` pages itself
 (:func:`recall_gap`): with a bigger gap it answers from the vectors already
 stored and ranks the tasks still without one by their words
 (:class:`brainwork.learn.recall.Coverage`), and starts the owner's pass
-when none runs (:func:`start_pass`). Only one whole-vault pass runs per
-store: a second one asked for meanwhile follows the running one (its
-progress reaches the second caller) and then plans again, which finds
-nothing or only what changed since.
+when none runs (:func:`start_pass`). A process that exits once it has
+answered (a hook running the command in itself because no owner is alive,
+:func:`one_shot`) starts no pass: its interpreter would be torn down while
+the pass's thread is inside ONNX Runtime, which aborts the process
+(``std::terminate``, exit 134) after the answer was printed. There the gap
+is ranked by words and left to the owner or ``brainwork embed``. Only one
+whole-vault pass runs per store: a second one asked for meanwhile follows
+the running one (its progress reaches the second caller) and then plans
+again, which finds nothing or only what changed since.
 """
 
 from __future__ import annotations
@@ -24,11 +29,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from brainwork.config import Config
-from brainwork.learn.recall import Coverage
-from brainwork.store import Store
+
+if TYPE_CHECKING:  # the hook imports this module before it knows it needs the store
+    from brainwork.learn.recall import Coverage
+    from brainwork.store import Store
 
 #: Pages encoded between two writes of a background pass (one exclusive hold
 #: of the store each, ~0.1 s; the encoding itself, ~5 s CPU for 128 pages on
@@ -59,11 +66,22 @@ class EmbeddingPass:
     def coverage(self) -> Coverage:
         """The pages with vectors now, and the ids still waiting (the text of
         pages changed since the pass planned is not looked at)."""
+        from brainwork.learn.recall import Coverage
+
         return Coverage.waiting(self.pages, frozenset(self.todo[self.done :]))
 
 
 _lock = threading.Lock()
 _passes: dict[str, EmbeddingPass] = {}
+#: True in a process that exits once its command has answered (module doc).
+_one_shot = False
+
+
+def one_shot() -> None:
+    """Mark this process as one that exits right after its command: no
+    background pass starts in it (:func:`start_pass`, :func:`recall_gap`)."""
+    global _one_shot
+    _one_shot = True
 
 
 def _key(config: Config) -> str:
@@ -161,9 +179,9 @@ def embed_without_holding(config: Config, handle: Any, emb: Any, ids: list[str] 
 
 
 def start_pass(config: Config, handle: Any, emb: Any) -> threading.Thread | None:
-    """Start a whole-vault pass on a daemon thread unless one runs; returns
-    the thread (None when one ran already)."""
-    if running(config) is not None:
+    """Start a whole-vault pass on a daemon thread unless one runs or this
+    process is :func:`one_shot`; returns the thread (None when none started)."""
+    if _one_shot or running(config) is not None:
         return None
 
     def work() -> None:
@@ -182,7 +200,9 @@ class RecallGap:
     """What a served recall does about pages without current vectors:
     ``inline`` the ids it embeds itself before answering (a small gap),
     ``coverage`` what it tells the answer (None: every page has its
-    vector), ``start`` True when it should start the owner's pass."""
+    vector), ``start`` True when it should start the owner's pass (never
+    in a :func:`one_shot` process: the coverage then says the rest waits
+    for ``brainwork embed``)."""
 
     inline: list[str]
     coverage: Coverage | None
@@ -194,6 +214,7 @@ def recall_gap(config: Config, store: Store, emb: Any) -> RecallGap:
     ``store`` (read in the caller's hold). The lexical fallback encodes a
     page in microseconds: it always embeds inline."""
     from brainwork.learn import embed
+    from brainwork.learn.recall import Coverage
 
     p = running(config)
     if p is not None:
@@ -202,4 +223,7 @@ def recall_gap(config: Config, store: Store, emb: Any) -> RecallGap:
     todo = [t[0] for t in plan.todo]
     if len(todo) <= INLINE_PAGES or getattr(emb, "lexical", False):
         return RecallGap(todo, None, False)
-    return RecallGap([], Coverage.waiting(plan.pages, frozenset(todo)), True)
+    missing = frozenset(todo)
+    if _one_shot:
+        return RecallGap([], Coverage(pages=plan.pages, embedded=plan.pages - len(missing), missing=missing), False)
+    return RecallGap([], Coverage.waiting(plan.pages, missing), True)
