@@ -39,3 +39,17 @@ def test_a_store_path_with_a_quote_gets_the_same_rows(make_vault, tmp_path):
     quoted = _index(vault, tmp_path / "it's a store")
     assert plain[1] == quoted[1] and plain[2] == quoted[2]
     assert not list((tmp_path / "it's a store").glob(graph.SPOOL_PREFIX + "*"))
+
+
+def test_bodies_left_by_a_killed_first_index_are_replaced(make_vault, tmp_path):
+    """A first index writes the bodies in a transaction before the pages: a
+    kill between the two leaves bodies without pages, which the next index
+    drops instead of failing on their ids."""
+    vault = make_vault(BASE)
+    folder = tmp_path / "st"
+    with Store(folder) as store, store.write():
+        store.execute("CREATE (:PageBody {id: 'Home', body: 'stale', links: '[]'})")
+        store.execute("CREATE (:PageBody {id: 'gone', body: 'stale', links: '[]'})")
+    report, pages, bodies = _index(vault, folder)
+    fresh = _index(vault, tmp_path / "fresh")
+    assert report.wrote and pages == fresh[1] and bodies == fresh[2]

@@ -2,7 +2,9 @@
 mtime and then SHA-256 differ from the store, and write the result.
 
 Invariants: every write of one sync is one transaction (the store is never
-half-written) and an unchanged vault writes nothing. A few changed files are
+half-written; a first index into an empty store writes the page bodies in a
+transaction before it, invisible without their pages, see
+:func:`brainwork.store.graph.apply_sync`) and an unchanged vault writes nothing. A few changed files are
 written as a partial sync (:func:`brainwork.index.incremental.apply_changes`),
 more by re-resolving every link and rewriting every edge in bulk; both leave
 the same store. Steps: docs/architecture.md, "Sync".
