@@ -21,11 +21,16 @@ SMALL = (80, 24)
 TASK = "tasks/2026-09-02-renew-cert-billing-api"
 
 
-async def test_confirm_dialog_takes_ctrl_s_and_lists_its_keys(learning_config, settle) -> None:
-    proposed = propose_correction(learning_config, {
+def _propose(config):
+    """A correction a session hook drafted, waiting in the inbox for its Confirm dialog."""
+    return propose_correction(config, {
         "title": "Proposed: check the served chain", "wrong": "checked the leaf only",
         "corrects": TASK, "session": "s-1", "turn": "1", "created": "2026-11-30",
     })
+
+
+async def test_confirm_dialog_takes_ctrl_s_and_lists_its_keys(learning_config, settle) -> None:
+    proposed = _propose(learning_config)
     app = BrainworkApp(learning_config)
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_inbox(pilot, settle)
@@ -43,10 +48,7 @@ async def test_confirm_dialog_takes_ctrl_s_and_lists_its_keys(learning_config, s
 
 
 async def test_confirm_dialog_escape_cancels(learning_config, settle) -> None:
-    proposed = propose_correction(learning_config, {
-        "title": "Proposed: check the served chain", "wrong": "checked the leaf only",
-        "corrects": TASK, "session": "s-1", "turn": "1", "created": "2026-11-30",
-    })
+    proposed = _propose(learning_config)
     app = BrainworkApp(learning_config)
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_inbox(pilot, settle)
