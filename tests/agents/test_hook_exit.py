@@ -66,3 +66,27 @@ def test_the_prompt_hook_exits_0_with_the_same_output_on_a_store_without_vectors
     assert "results for the rest by words (`brainwork embed` embeds them)" in context
     with Store(load_config(never_embedded).store) as store:
         assert vstore.count(store) == 0
+
+
+async def test_the_mcp_server_with_no_owner_starts_no_embedding_pass(never_embedded, tmp_path):
+    """The MCP server opens the store for each call when no owner is alive
+    and closes it after: a pass started by its recall would lose the store
+    at the call's end, so recall ranks the pages without vectors by words
+    and says that ``brainwork embed`` embeds them; no vector is written."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {k: v for k, v in os.environ.items() if k not in ("BRAINWORK_VAULT", "BRAINWORK_EMBEDDER")}
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-c", "from brainwork.cli import main; main()", "mcp", "--vault",
+                                         str(never_embedded)], env=env)
+    with open(tmp_path / "mcp.log", "a", encoding="utf-8") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                result = await session.call_tool("recall", {"task": PROMPT["prompt"]})
+    text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+    assert not result.is_error, text
+    assert "brainwork embed" in text, text
+    with Store(load_config(never_embedded).store) as store:
+        assert vstore.count(store) == 0

@@ -14,8 +14,9 @@ so it never embeds more than :data:`INLINE_PAGES` pages itself
 stored and ranks the tasks still without one by their words
 (:class:`brainwork.learn.recall.Coverage`), and starts the owner's pass
 when none runs (:func:`start_pass`). A process that exits once it has
-answered (a hook running the command in itself because no owner is alive,
-:func:`one_shot`) starts no pass: its interpreter would be torn down while
+answered (a hook running the command in itself because no owner is alive)
+or that opens the store for one call only (the MCP server without an owner;
+both :func:`one_shot`) starts no pass: its interpreter would be torn down while
 the pass's thread is inside ONNX Runtime, which aborts the process
 (``std::terminate``, exit 134) after the answer was printed. There the gap
 is ranked by words and left to the owner or ``brainwork embed``. Only one
@@ -73,13 +74,16 @@ class EmbeddingPass:
 
 _lock = threading.Lock()
 _passes: dict[str, EmbeddingPass] = {}
-#: True in a process that exits once its command has answered (module doc).
+#: True in a process that holds no store beyond a command (:func:`one_shot`).
 _one_shot = False
 
 
 def one_shot() -> None:
-    """Mark this process as one that exits right after its command: no
-    background pass starts in it (:func:`start_pass`, :func:`recall_gap`)."""
+    """Mark this process as one that holds no store beyond a command: a hook
+    exits once it has answered, and the MCP server opens the store for each
+    call when no owner is alive and closes it after. No background pass
+    starts in it (:func:`start_pass`, :func:`recall_gap`): the pass would
+    lose its store at the call's end or be torn down at exit."""
     global _one_shot
     _one_shot = True
 
