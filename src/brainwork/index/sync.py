@@ -2,9 +2,7 @@
 mtime and then SHA-256 differ from the store, and write the result.
 
 Invariants: every write of one sync is one transaction (the store is never
-half-written; a first index into an empty store writes the page bodies in a
-transaction before it, invisible without their pages, see
-:func:`brainwork.store.graph.apply_sync`) and an unchanged vault writes nothing. A few changed files are
+half-written) and an unchanged vault writes nothing. A few changed files are
 written as a partial sync (:func:`brainwork.index.incremental.apply_changes`),
 more by re-resolving every link and rewriting every edge in bulk; both leave
 the same store. Steps: docs/architecture.md, "Sync".
@@ -57,8 +55,8 @@ def sync(
     the write, so two syncs in one process (a workbench worker and an
     operation) cannot both insert the same new page.
     """
-    with store.exclusive(), store.one_thread(), _collector_paused(), graph.page_spool(store) as spool:
-        return _sync(config, store, progress, force, counts, spool)
+    with store.exclusive(), store.one_thread(), _collector_paused():
+        return _sync(config, store, progress, force, counts)
 
 
 @contextmanager
@@ -78,9 +76,7 @@ def _collector_paused():
             gc.enable()
 
 
-def _sync(
-    config: Config, store: Store, progress: Progress | None, force: bool, counts: bool, spool: graph.PageSpool,
-) -> SyncReport:
+def _sync(config: Config, store: Store, progress: Progress | None, force: bool, counts: bool) -> SyncReport:
     t0 = time.perf_counter()
     report = SyncReport()
     undecodable: list[str] = []
@@ -95,8 +91,8 @@ def _sync(
     if progress:
         progress(0, total, "scanning")
 
-    # Beyond partial_max, written to the spool every _SLICE rows (memory).
-    new_rows: list[dict] = []
+    new_rows: list[dict] = []  # converted to Arrow every _SLICE rows (memory)
+    page_parts: list = []
     # Up to this many changed files, the changes are written as a partial
     # sync (index.incremental.apply_changes: only the links that can have
     # changed are rewritten) and their rows kept as dicts; beyond it every
@@ -187,7 +183,7 @@ def _sync(
         # its links, names, hash and errors.
         page.body, page.fields = "", {}
         if len(new_rows) >= _SLICE and n_new > partial_max:
-            spool.add(new_rows)
+            page_parts.append(graph.page_table(new_rows))
             new_rows = []
     while progress and tick < total:
         progress(tick, total, "reading")
@@ -198,9 +194,9 @@ def _sync(
     report.pages = markdown - skipped_pages
     report.attachments = total - markdown - skipped_attachments
     report.removed = removed
-    partial = n_new + len(removed) <= partial_max and not spool.rows
+    partial = n_new + len(removed) <= partial_max and not page_parts
     if new_rows and not partial:
-        spool.add(new_rows)
+        page_parts.append(graph.page_table(new_rows))
         new_rows = []
     delete_ids.extend(removed)
     if removed and report.added:
@@ -265,7 +261,7 @@ def _sync(
         apply_sync(
             store,
             delete_ids=delete_ids,
-            pages=spool,
+            pages=graph.page_table(page_parts) if page_parts else [],
             touched=touched,
             edges=edges if structural else None,
             missing=sorted(missing) if structural else None,

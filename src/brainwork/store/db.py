@@ -289,22 +289,6 @@ class Store:
         opts = f" (from='{pair[0]}', to='{pair[1]}')" if pair else ""
         self._conn().execute(f"COPY {table} FROM $data{opts}", {"data": data})
 
-    def copy_parquet(self, table: str, path: Path) -> None:
-        """Bulk-load the Parquet file at ``path`` into node table ``table``
-        (``COPY FROM`` the file: Kùzu reads it a row group at a time, so the
-        rows need not be held in memory as Arrow).
-
-        Kùzu takes a file name only as a literal, not as a parameter: a path
-        with a quote or a backslash is read into Arrow here instead.
-        """
-        name = os.fspath(path)
-        if "'" in name or "\\" in name:
-            import pyarrow.parquet as pq
-
-            self.copy(table, pq.read_table(name))
-            return
-        self._conn().execute(f"COPY {table} FROM '{name}'")
-
     # -- schema and meta ---------------------------------------------------
     def _ensure_schema(self) -> None:
         """Create missing tables; a store written by another schema version

@@ -12,10 +12,9 @@ command line prints. Nothing here knows about Textual or files.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from brainwork.model import ParseError
 from brainwork.store.db import Store
@@ -256,93 +255,12 @@ def page_table(rows: "list[dict] | list[pa.Table]") -> "pa.Table":
     return _table(rows, _schemas()[0])
 
 
-def copy_pages(store: Store, table: "pa.Table | PageSpool") -> None:
-    """COPY full page rows (:func:`page_table`, or a :class:`PageSpool`'s
-    files) into ``Page`` (schema.PAGE_NODE_COLUMNS) and ``PageBody`` (id,
-    body, links; see schema.TEXT_COLUMNS)."""
-    if isinstance(table, PageSpool):
-        table.close()
-        if table.rows:
-            store.copy_parquet("Page", table.node_file)
-            if not table.bodies_written:
-                store.copy_parquet("PageBody", table.body_file)
-        return
+def copy_pages(store: Store, table: "pa.Table") -> None:
+    """COPY full page rows (:func:`page_table`) into ``Page``
+    (schema.PAGE_NODE_COLUMNS) and ``PageBody`` (id, body, links; see
+    schema.TEXT_COLUMNS)."""
     store.copy("Page", table.select([n for n, _ in PAGE_NODE_COLUMNS]))
     store.copy("PageBody", table.select([n for n, _ in PAGE_BODY_COLUMNS]))
-
-
-SPOOL_PREFIX = "sync-spool-"
-
-
-class PageSpool:
-    """Page rows of a full sync, written to two Parquet files (the ``Page``
-    and the ``PageBody`` columns) in a folder of the store as the vault is
-    read, for :func:`copy_pages` to COPY from the files.
-
-    Why files: held as Arrow until the COPY, 50,000 pages' rows are ~100 MB
-    that sit under Kùzu's own memory for the uncommitted rows (the peak of a
-    cold index); from a file Kùzu reads a row group at a time. The folder is
-    made on the first :meth:`add` and removed by :func:`page_spool`."""
-
-    def __init__(self, folder):
-        self.parent = folder
-        self.folder = None
-        self.rows = 0
-        self.bodies_written = False  # PageBody COPied already (apply_sync)
-        self._writers: list = []
-
-    @property
-    def node_file(self):
-        return self.folder / "page.parquet"
-
-    @property
-    def body_file(self):
-        return self.folder / "body.parquet"
-
-    def add(self, rows: list[dict]) -> None:
-        """Append page rows (dicts keyed by the names in :data:`PAGE_COLUMNS`)
-        as one row group per file; an empty list writes nothing (Kùzu
-        0.11.3 stops reading Arrow data at an empty batch)."""
-        if not rows:
-            return
-        import pyarrow.parquet as pq
-
-        table = page_table(rows)
-        parts = (table.select([n for n, _ in PAGE_NODE_COLUMNS]), table.select([n for n, _ in PAGE_BODY_COLUMNS]))
-        if self.folder is None:
-            import tempfile
-            from pathlib import Path
-
-            self.folder = Path(tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=self.parent))
-            self._writers = [pq.ParquetWriter(path, part.schema) for path, part in
-                             zip((self.node_file, self.body_file), parts)]
-        for writer, part in zip(self._writers, parts):
-            writer.write_table(part)
-        self.rows += table.num_rows
-
-    def close(self) -> None:
-        """Finish the files (idempotent)."""
-        for writer in self._writers:
-            writer.close()
-        self._writers = []
-
-
-@contextmanager
-def page_spool(store: Store) -> "Iterator[PageSpool]":
-    """A :class:`PageSpool` in ``store``'s folder, removed on the way out
-    with any a killed sync left behind (the caller holds the store's writer
-    lock and Kùzu's file lock, so no other sync writes one)."""
-    import shutil
-
-    for old in store.folder.glob(SPOOL_PREFIX + "*"):
-        shutil.rmtree(old, ignore_errors=True)
-    spool = PageSpool(store.folder)
-    try:
-        yield spool
-    finally:
-        spool.close()
-        if spool.folder is not None:
-            shutil.rmtree(spool.folder, ignore_errors=True)
 
 
 #: The head of a write that looks each row of ``$rows`` up by primary key:
@@ -383,20 +301,17 @@ def apply_sync(
     store: Store,
     *,
     delete_ids: list[str],
-    pages: "list[dict] | pa.Table | PageSpool",
+    pages: "list[dict] | pa.Table",
     touched: list[tuple[str, int]],
     edges: dict[str, list[dict]] | None,
     missing: list[str] | None,
     clear_error_paths: list[str],
     errors: list[dict],
 ) -> None:
-    """Write one sync in a single transaction (all or nothing), but for a
-    first index into an empty store, whose bodies are written first in a
-    transaction of their own (see below).
+    """Write one sync in a single transaction (all or nothing).
 
-    ``pages`` are full rows for new and changed pages, as dicts, one
-    :func:`page_table` or a :class:`PageSpool` (their old rows must be in
-    ``delete_ids``);
+    ``pages`` are full rows for new and changed pages, as dicts or one
+    :func:`page_table` (their old rows must be in ``delete_ids``);
     ``touched`` (id, mtime_ns) pairs only get a new mtime;
     ``edges`` (per REL table: row dicts, or the pair :func:`edge_tables`
     makes) and ``missing`` replace every edge and dead-link target when given
@@ -405,20 +320,6 @@ def apply_sync(
     import pyarrow as pa
 
     page_schema, edge_schema = _schemas()
-    if isinstance(pages, PageSpool) and pages.rows and not store.scalar("MATCH (p:Page) RETURN count(p)"):
-        # A first index into an empty store: the bodies get a transaction
-        # of their own before the rest. Kùzu holds a transaction's COPied
-        # rows in memory until its COMMIT checkpoints them, so in one
-        # transaction the bodies sat under the pages and edges: 50,000
-        # pages' cold index peaked at ~675 MB, ~540 MB this way (same CPU).
-        # Until the second COMMIT the store has bodies and no pages: no
-        # reader finds a body but through its page, and the next sync,
-        # again a first index, drops them here.
-        pages.close()
-        with store.write():
-            store.execute("MATCH (b:PageBody) DELETE b")
-            store.copy_parquet("PageBody", pages.body_file)
-        pages.bodies_written = True
     with store.write():
         if edges is not None:
             # Labelled endpoints, one statement per pair: unlabelled
@@ -432,7 +333,7 @@ def apply_sync(
             delete_bodies(store, delete_ids)
         if clear_error_paths:
             store.execute("MATCH (e:ParseError) WHERE e.path IN $paths DELETE e", {"paths": clear_error_paths})
-        copy_pages(store, pages if isinstance(pages, (pa.Table, PageSpool)) else _table(pages, page_schema))
+        copy_pages(store, pages if isinstance(pages, pa.Table) else _table(pages, page_schema))
         if touched:
             set_mtimes(store, touched)
         if errors:
