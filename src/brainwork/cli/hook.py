@@ -80,7 +80,11 @@ def _event_output(event: str, vault: str, hook) -> str:
         out = hooks.session_start(config, hook, ask)
     elif event == "user-prompt-submit":
         from brainwork.cli.served import call
+        from brainwork.service import embedding
 
+        # This process exits as soon as it has printed: a recall run here
+        # (no owner alive) must not leave an embedding pass behind.
+        embedding.one_shot()
         os.environ.setdefault("BRAINWORK_STORE_WAIT", str(th.HOOK_STORE_WAIT_SECONDS))
         out = hooks.user_prompt_submit(config, hook, ask, call=lambda argv: call(config, argv))
     elif event == "pre-compact":

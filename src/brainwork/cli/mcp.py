@@ -63,7 +63,11 @@ def mcp_group(ctx: click.Context, vault: str | None, store: str | None, http: bo
     config = load_config(vault, store)
     from brainwork.agents import mcp_server
     from brainwork.cli.served import call
+    from brainwork.service import embedding
 
+    # Without an owner each tool call opens the store and closes it again:
+    # an embedding pass would die with it (the owner's pass serves instead).
+    embedding.one_shot()
     if http:
         echo(f"brainwork mcp: serving {config.vault} on http://127.0.0.1:{port}/mcp (ctrl+c stops)", err=True)
         try:

@@ -99,11 +99,6 @@ def call(config: Config, argv: list[str], stdin: str | None = None) -> Reply:
             continue
         except Exception as exc:  # the store cannot be opened at all
             return Reply(stderr=f"brainwork: error: {exc}\n", exit_code=2)
-        from brainwork.service import embedding
-
-        # The store is closed again after this call (and a hook's process
-        # exits): an embedding pass started by the command would die with it.
-        embedding.one_shot()
         try:
             return run_request(config, handle, request)
         finally:

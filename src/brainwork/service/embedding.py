@@ -79,10 +79,9 @@ _one_shot = False
 
 
 def one_shot() -> None:
-    """Mark this process as one that holds no store beyond a command
-    (:func:`brainwork.cli.served.call` runs an adapter's command against a
-    store opened for that call when no owner is alive: a hook, which exits
-    once it has answered, and the MCP server). No background pass
+    """Mark this process as one that holds no store beyond a command: a hook
+    exits once it has answered, and the MCP server opens the store for each
+    call when no owner is alive and closes it after. No background pass
     starts in it (:func:`start_pass`, :func:`recall_gap`): the pass would
     lose its store at the call's end or be torn down at exit."""
     global _one_shot
