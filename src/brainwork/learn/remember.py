@@ -111,7 +111,7 @@ def nearest_things(config: Config, store: Store, insight: str, embedder: Embedde
         found += [(i, s, t) for i, s in vstore.nearest(store, q, CANDIDATES, type=t, model=emb.name)]
     out = []
     for i, s, t in sorted(found, key=lambda x: (-x[1], x[0])):
-        page = graph.get_page(store, i)
+        page = graph.get_page(store, i, errors=False)
         if page is not None:
             out.append(Match(i, page.title, t, float(s)))
     return out
@@ -211,7 +211,7 @@ def remember(
     nearest: list[Match] = []
     if page is not None:
         target = graph.find_page(store, page)
-        row = graph.get_page(store, target)
+        row = graph.get_page(store, target, errors=False)
         if row is None or row.kind != "page":
             raise UserError(f"{target!r} is not a page")
         sim = None
@@ -221,7 +221,7 @@ def remember(
         target = best.id if best is not None and best.similarity >= th else None
         sim = best.similarity if best is not None else None
     if target is not None:
-        row = graph.get_page(store, target)
+        row = graph.get_page(store, target, errors=False)
         edits = Edits(config)
         edits.edit(row.path, lambda t: append_note(t, line))
         op = unit_of_work.apply(config, store, "remember", f"note on {target}: {insight[:60]}", edits.changes(),

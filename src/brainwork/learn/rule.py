@@ -117,7 +117,7 @@ def get_rule(store: Store, name: str) -> Rule:
     for r in list_rules(store):
         if r.id == pid:
             return r
-    page = graph.get_page(store, pid) or {}
+    page = graph.get_page(store, pid, errors=False) or {}
     raise UserError(f"{pid} is not a rule page (its type is {getattr(page, 'type', None) or 'not set'}, not rule)")
 
 

@@ -53,7 +53,7 @@ def _read_page(config: Config, store: Store, page: str) -> tuple[str, str, bytes
             (:func:`too_large_to_edit`), unreadable or not UTF-8.
     """
     pid = graph.find_page(store, page)
-    row = graph.get_page(store, pid)
+    row = graph.get_page(store, pid, errors=False)
     if row is None or row.kind != "page":
         raise UserError(f"{page!r} is not a page")
     rel = row.path
@@ -255,7 +255,7 @@ def create_page(
         title = rel.rsplit("/", 1)[-1][:-3]
     else:
         if folder is None and from_page is not None:
-            src = graph.get_page(store, graph.find_page(store, from_page))
+            src = graph.get_page(store, graph.find_page(store, from_page), errors=False)
             folder = posixpath.dirname(src.path) if src else ""
         folder = (folder or "").strip("/")
         if BAD_TARGET_CHARS.search(name):

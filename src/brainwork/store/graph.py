@@ -447,15 +447,20 @@ def list_pages(store: Store, type_: str | None = None, include_attachments: bool
     return [PageRow(*r) for r in store.execute(f"MATCH (p:Page) {clause}RETURN {PAGE_FIELDS} ORDER BY p.id", params)]
 
 
-def get_page(store: Store, page_id: str) -> StoredPage | None:
-    """One page with all its columns but the raw links, or None."""
+def get_page(store: Store, page_id: str, *, errors: bool = True) -> StoredPage | None:
+    """One page with all its columns but the raw links, or None.
+
+    ``errors=False`` leaves ``parse_errors`` empty and skips the second
+    query that reads them: for callers that only need a title, path or
+    type, often once per page in a loop, and never show the errors.
+    """
     rows = store.rows(f"MATCH (p:Page {{id: $id}}) {BODY_MATCH_ID}RETURN p.*, {BODY}", {"id": page_id})
     if not rows:
         return None
     row = {k.rsplit(".", 1)[-1]: v for k, v in rows[0].items()}  # "p.title" -> "title"; "body"
     row["fields"] = json.loads(row["fields"] or "{}")
     row.pop("links", None)
-    return StoredPage(**row, parse_errors=tuple(parse_errors_of(store, row["path"])))
+    return StoredPage(**row, parse_errors=tuple(parse_errors_of(store, row["path"])) if errors else ())
 
 
 _EDGE_RETURN = (

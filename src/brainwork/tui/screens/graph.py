@@ -548,7 +548,7 @@ class GraphScreen(PreviewReader, PaneScreen):
                 return
             if page is None:
                 new = moved_to(changeset.history(store, MOVES_LOOKBACK), page_id)
-                if new is not None and graph.get_page(store, new) is not None:
+                if new is not None and graph.get_page(store, new, errors=False) is not None:
                     self.post_message(PageMovedAway(request_id, page_id, new))
                     return
             rows = graph.neighbourhood(store, page_id, hops) if page is not None else []
