@@ -34,6 +34,9 @@
 - ``hold_store``: ``hold_store(path, seconds=None)`` opens the store at
   ``path`` in another process (a real subprocess) and returns it once the
   store is open; it holds the store for ``seconds``, or until the test ends.
+- ``bw``: ``bw(vault, store, *args) -> CompletedProcess``: ``brainwork
+  *args --vault VAULT --store STORE`` run as a real subprocess of this
+  interpreter, output captured as text (check ``returncode`` yourself).
 """
 
 from __future__ import annotations
@@ -288,3 +291,17 @@ def serving(embedded_vault_copy):
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+_BRAINWORK = [sys.executable, "-c", "from brainwork.cli import main; main()"]
+
+
+def _run_brainwork(vault: Path, store: Path, *args: str) -> subprocess.CompletedProcess:
+    # --vault and --store are options of each subcommand, so they follow it.
+    return subprocess.run([*_BRAINWORK, *args, "--vault", str(vault), "--store", str(store)],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="session")
+def bw():
+    return _run_brainwork

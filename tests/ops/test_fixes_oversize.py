@@ -5,13 +5,8 @@ subprocesses on a vault made in the test)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-BRAINWORK = [sys.executable, "-c", "from brainwork.cli import main; main()"]
 LIMIT = 4096  # max_file_bytes of the test vault (bytes): the oversize page needs only a little more
 
 
@@ -25,14 +20,9 @@ def vault(make_vault):
     })
 
 
-def bw(vault: Path, store: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*BRAINWORK, *args, "--vault", str(vault), "--store", str(store)],
-                          capture_output=True, text=True, timeout=300)
-
-
 @pytest.mark.parametrize("args", [("retarget", "huge", "Alpha", "Beta"), ("retarget", "huge", "Alpha", "Beta", "--line", "4"),
                                   ("unlink", "huge", "Alpha"), ("set-type", "huge", "topic")])
-def test_an_edit_of_a_file_over_the_limit_says_it_is_too_large(vault, tmp_path, args):
+def test_an_edit_of_a_file_over_the_limit_says_it_is_too_large(vault, tmp_path, bw, args):
     before = (vault / "huge.md").read_bytes()
     r = bw(vault, tmp_path / "store", *args)
     assert r.returncode == 2, r.stderr
@@ -41,7 +31,7 @@ def test_an_edit_of_a_file_over_the_limit_says_it_is_too_large(vault, tmp_path, 
     assert (vault / "huge.md").read_bytes() == before
 
 
-def test_a_file_at_the_limit_is_still_edited(vault, tmp_path):
+def test_a_file_at_the_limit_is_still_edited(vault, tmp_path, bw):
     head = "---\ntitle: Huge\n---\nsee [[Alpha]]\n"
     (vault / "huge.md").write_text(head + "w" * (LIMIT - len(head) - 1) + "\n")
     assert (vault / "huge.md").stat().st_size == LIMIT

@@ -6,9 +6,6 @@ file and line, the same way by ``brainwork index``, ``check`` and ``show``
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +14,6 @@ from brainwork.vault.frontmatter import split_frontmatter
 from brainwork.vault.links import WIKILINK_PARTS, WIKILINK_VALUE, split_inner
 from brainwork.vault.parse import parse_text
 
-BRAINWORK = [sys.executable, "-c", "from brainwork.cli import main; main()"]
 LIMIT = 4096  # max_file_bytes of the test vault (bytes): the oversize page needs only a little more
 
 LIST_FM = "---\n- a\n- b\n---\nbody [[Elsewhere]]\n"
@@ -110,12 +106,7 @@ def vault(make_vault):
     })
 
 
-def bw(vault: Path, store: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*BRAINWORK, *args, "--vault", str(vault), "--store", str(store)],
-                          capture_output=True, text=True, timeout=300)
-
-
-def test_index_check_and_show_report_the_same_file_and_line(vault, tmp_path):
+def test_index_check_and_show_report_the_same_file_and_line(vault, tmp_path, bw):
     store = tmp_path / "store"
     r = bw(vault, store, "index")
     assert r.returncode == 0, r.stderr
@@ -134,7 +125,7 @@ def test_index_check_and_show_report_the_same_file_and_line(vault, tmp_path):
     assert edges == {("Missing", "b|c", True), ("Alpha", "x|y", False)}
 
 
-def test_set_type_on_a_file_over_the_limit_says_it_is_too_large(vault, tmp_path):
+def test_set_type_on_a_file_over_the_limit_says_it_is_too_large(vault, tmp_path, bw):
     before = (vault / "huge.md").read_bytes()
     r = bw(vault, tmp_path / "store", "set-type", "huge", "topic")
     assert r.returncode == 2
