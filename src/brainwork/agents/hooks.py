@@ -247,8 +247,10 @@ def doctrine_section(rules: list[RuleView], budget: int, *, compact: bool = Fals
         return f"{HEADER} ({count}){note}\n{INTRO}\n\n"
 
     def tail(left: int) -> str:
+        # ``budget``, not the hook's whole cap: a prompt's doctrine gets the
+        # cap less recall's share, so the cap would overstate the room.
         return (f"\n({left} more active rule{'s' if left != 1 else ''} left out to stay within "
-                f"{th.HOOK_CONTEXT_MAX_CHARS:,} characters: `brainwork rules --status active` lists them all, "
+                f"{budget:,} characters: `brainwork rules --status active` lists them all, "
                 f"`brainwork doctrine --budget N` prints more.)\n") if left else ""
 
     kept: list[str] = []
