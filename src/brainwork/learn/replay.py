@@ -18,8 +18,6 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
 from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, word_matches, words

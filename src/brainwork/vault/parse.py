@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import unicodedata
 from pathlib import Path
 
 from brainwork.model import ParsedPage, ParseError

@@ -42,7 +42,7 @@ from brainwork.tui.modals.pick_rule import PickRuleScreen
 from brainwork.tui.modals.reason import ReasonScreen
 from brainwork.tui.modals.replay import ReplayScreen
 from brainwork.tui.screens.base import PaneScreen
-from brainwork.tui.widgets.effect_chart import EffectChart, effect_title
+from brainwork.tui.widgets.effect_chart import EffectChart
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
 from brainwork.wording import counted
 
