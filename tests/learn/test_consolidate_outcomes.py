@@ -111,3 +111,44 @@ def test_drafted_figures_are_the_rules_panes_figures(vault):
     assert max(on_page.values()) < 1.0  # to the rule sentence, not to the central correction itself
     header = next(c for c in EVIDENCE_COLUMNS if c.key == "sim")
     assert header.label == "to rule" and RULE_SIMILARITY_LABEL == "similarity to the rule"
+
+
+def test_a_partial_approval_restates_the_drafted_body(vault):
+    """The corrections sent back to the inbox leave the drafted page: its
+    counts sentence, its evidence list and its links name only what was
+    promoted; undo brings every byte back."""
+    from brainwork.store import Store, graph
+
+    (vault / f"{CI_CANDIDATE}.md").unlink()
+    r = _run(vault, "consolidate")
+    assert r.exit_code == 0, r.output
+    drafted = re.search(r"new candidate (rules/\S+)", r.output).group(1)
+    page = vault / f"{drafted}.md"
+    before = page.read_text(encoding="utf-8")
+    listed = re.findall(r"(?m)^- \[\[(corrections/[^\]]+)\]\]", before)
+    assert len(listed) == 5 and "Evidence: 5 corrections in 5 tasks." in before
+    central = re.search(r"(?m)^- Rule: the first instruction of [^\n]*?\[\[([^\]]+)\]\]", before).group(1)
+    dropped = [central, next(c for c in listed if c != central)]
+    keep = [c for c in listed if c not in dropped]
+    files_before = _files(vault)
+
+    r = _run(vault, "approve", drafted, *[a for c in dropped for a in ("--drop", c)])
+    assert r.exit_code == 0, r.output
+    after = page.read_text(encoding="utf-8")
+    assert "Evidence: 3 corrections in 3 tasks." in after
+    assert re.findall(r"(?m)^- \[\[(corrections/[^\]]+)\]\]", after) == keep
+    assert f"`{central}`" in after and f"[[{central}]]" not in after
+    body_lines = lambda t: t.split("\n---\n", 1)[1].count("\n")  # noqa: E731
+    assert body_lines(after) == body_lines(before) - len(dropped)  # nothing else of the body changed shape
+    store = Store(load_config(vault).store)
+    try:
+        from brainwork.index.sync import sync
+
+        sync(load_config(vault), store)
+        for c in dropped:
+            edges = graph.page_edges(store, c)
+            assert not any(e.other == drafted for e in edges.in_ + edges.out), c
+    finally:
+        store.close()
+    assert _run(vault, "undo").exit_code == 0
+    assert _files(vault) == files_before

@@ -829,6 +829,32 @@ def restate_counts(text: str, evidence: list[dict]) -> str:
     return _COUNTS_SENTENCE.sub(lambda m: f"{m.group(1)}{counts}.", text, count=1)
 
 
+#: A drafted body's lines that link one evidence correction: its item in the
+#: "## Evidence" list and the "- Rule: ..." line naming the central one.
+_EVIDENCE_ITEM = re.compile(r"(?m)^- \[\[([^\]|#\n]+)\]\][^\n]*\n?")
+_CENTRAL_LINE = re.compile(r"(?m)^(- Rule: the first instruction of [^\n]*?)\[\[([^\]|#\n]+)\]\]")
+
+
+def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
+    """``text`` (a candidate page) once an approval kept only the correction
+    rows ``kept`` as its evidence and sent the ids ``dropped`` back to the
+    inbox: the drafted "Evidence: ..." sentence counts ``kept``, the
+    "## Evidence" items of dropped corrections are removed, and the drafted
+    line naming a dropped central correction names it as code instead of a
+    wikilink, so the page neither states nor links evidence it no longer
+    has. Only those drafted lines change; the frontmatter and hand-written
+    text keep their bytes."""
+    from brainwork.vault.frontmatter import split_frontmatter
+
+    start = split_frontmatter(text).body_start
+    head, body = text[:start], text[start:]
+    if dropped:
+        body = _EVIDENCE_ITEM.sub(lambda m: "" if m.group(1).strip() in dropped else m.group(0), body)
+        body = _CENTRAL_LINE.sub(
+            lambda m: f"{m.group(1)}`{m.group(2)}`" if m.group(2).strip() in dropped else m.group(0), body)
+    return restate_counts(head + body, kept)
+
+
 def _yaml_tags(tags: list[str]) -> str:
     if all(_SIMPLE_TAG.match(t) for t in tags):
         return f"tags: [{', '.join(tags)}]\n"

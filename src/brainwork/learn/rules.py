@@ -238,6 +238,8 @@ def approve(
     Returns a :class:`Decision` (``back``: the corrections returned to the
     inbox); undo with :func:`brainwork.ops.undo.undo`.
     """
+    from brainwork.learn.consolidate import restate_evidence  # consolidate imports this module
+
     del keep_older  # a plain approve never retires another rule
     plan = plan_approval(store, name, title=title, text=text, why=why, apply=apply, evidence=evidence, drop=drop,
                          supersedes=supersedes)
@@ -258,6 +260,7 @@ def approve(
         t = set_field(t, EVIDENCE_KEY, None)
         t = _drop_redundant_related(t, store, set(plan.promote))
         t = set_field(t, PROPOSED_SUPERSEDES_KEY, None)
+        t = restate_evidence(t, [corrs[c] for c in plan.promote if c in corrs], back)
         if older is not None:
             t = add_to_list_field(t, "supersedes", link(older.id)) if _has_key(t, "supersedes") else set_field(t, "supersedes", link(older.id))
         return t
