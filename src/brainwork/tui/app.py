@@ -187,22 +187,37 @@ class BrainworkApp(App[None]):
     def toggle_hops(self) -> None:
         self._graph().action_toggle_hops()
 
+    def _pane_with_target(self) -> Screen | None:
+        """The pane in view when it names a page of its own (a
+        ``target_page()`` method: the graph and findings panes), else None."""
+        screen = self.screen
+        if self.pane_for_screen(screen) is not None and callable(getattr(screen, "target_page", None)):
+            return screen
+        return None
+
     def current_page(self) -> str | None:
-        """The page the palette's ``page: rename`` (etc.) act on: the graph
-        pane's highlighted page when it is showing, else its centre."""
+        """The page the palette's ``page: rename`` (etc.) act on: the page
+        the pane in view has highlighted when it names one (the graph pane's
+        list or tree, the findings pane's finding; None when it has none),
+        else the graph pane's centre."""
+        pane = self._pane_with_target()
+        if pane is not None:
+            return pane.target_page()
         screen = self._pane_screens.get("graph")
-        if screen is None:
-            return None
-        return screen.target_page() if self.screen is screen else screen.current
+        return screen.current if screen is not None else None
 
     def act_on_page(self, action: str) -> None:
-        """Run the graph pane's page action ``action`` (``rename``,
-        ``set_type``, ``merge``, ``split``, ``edit``) on :meth:`current_page`."""
+        """Run the page action ``action`` (``rename``, ``set_type``,
+        ``merge``, ``split``, ``edit``) on :meth:`current_page`. A pane that
+        named the page stays in view; otherwise the graph pane is shown, so
+        the page acted on is the one on screen."""
+        pane = self._pane_with_target()
         page = self.current_page()
         if page is None:
-            self.notify("No page is open in the graph pane.", title="Nothing to act on")
+            where = self.pane_for_screen(pane).title if pane is not None else "Graph"
+            self.notify(f"No page is highlighted in the {where} pane.", title="Nothing to act on")
             return
-        graph_screen = self._graph()
+        graph_screen = self._pane_screens["graph"] if pane is not None else self._graph()
         from brainwork.tui import page_actions
 
         run = {

@@ -402,6 +402,16 @@ class FindingsScreen(PreviewReader, PaneScreen):
             return self.findings[int(option.id[2:])]
         return None
 
+    def target_page(self) -> str | None:
+        """The page the palette's ``page: …`` commands act on: the page the
+        preview shows for the highlighted finding (its other page after
+        ``o``); None on a group header or for a page no longer in the vault."""
+        f = self.current
+        if f is None:
+            return None
+        page = _get(f, "other") if self._preview_other else _get(f, "page")
+        return page if page and any(p.id == page for p in self.app.pages or ()) else None
+
     def _current_group(self) -> str | None:
         olist = self.query_one(FindingList)
         if olist.highlighted is None or olist.option_count == 0:
