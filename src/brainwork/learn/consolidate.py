@@ -70,7 +70,10 @@ import numpy as np
 
 from brainwork.config import Config
 from brainwork.learn.pagefile import Edits, add_items, link
-from brainwork.learn.rules import DECLINED_EVIDENCE, EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, list_rules
+from brainwork.learn.rules import (
+    CENTRAL_LINE, DECLINED_EVIDENCE, EVIDENCE_HEADING, EVIDENCE_KEY, PROPOSED_SUPERSEDES_KEY, Rule, counts_text,
+    list_rules, restate_counts,
+)
 from brainwork.learn.similarity import DIM, centroid, matrix, mean_pairwise, page_vectors, unit
 from brainwork.wording import counted
 from brainwork.ops import changeset
@@ -804,57 +807,6 @@ def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
     return "when a task could repeat the mistake these corrections describe"
 
 
-def _counts(n_corrections: int, n_tasks: int, unlinked: int) -> str:
-    """``"3 corrections in 2 tasks"`` — the true counts, with corrections
-    linked to no task said as such (they are not counted as tasks)."""
-    text = f"{n_corrections} correction{'s' if n_corrections != 1 else ''}"
-    if n_tasks:
-        text += f" in {n_tasks} task{'s' if n_tasks != 1 else ''}"
-    if unlinked:
-        text += f" ({unlinked} linked to no task)" if n_tasks else " linked to no task"
-    return text
-
-
-#: The sentence of a drafted body that states its evidence counts.
-_COUNTS_SENTENCE = re.compile(r"(?m)^(Drafted by `brainwork consolidate` on [^\n]*?Evidence: )[^.\n]*\.")
-
-
-def restate_counts(text: str, evidence: list[dict]) -> str:
-    """``text`` (a drafted candidate page) with its "Evidence: N corrections
-    in M tasks." sentence restated for ``evidence`` (correction rows), so
-    the counts stay true when later passes add corrections; a page without
-    that sentence (hand-written, or edited away) is returned unchanged."""
-    tasks = {t for c in evidence for t in c["tasks"]}
-    counts = _counts(len(evidence), len(tasks), sum(1 for c in evidence if not c["tasks"]))
-    return _COUNTS_SENTENCE.sub(lambda m: f"{m.group(1)}{counts}.", text, count=1)
-
-
-#: A drafted body's lines that link one evidence correction: its item in the
-#: "## Evidence" list and the "- Rule: ..." line naming the central one.
-_EVIDENCE_ITEM = re.compile(r"(?m)^- \[\[([^\]|#\n]+)\]\][^\n]*\n?")
-_CENTRAL_LINE = re.compile(r"(?m)^(- Rule: the first instruction of [^\n]*?)\[\[([^\]|#\n]+)\]\]")
-
-
-def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
-    """``text`` (a candidate page) once an approval kept only the correction
-    rows ``kept`` as its evidence and sent the ids ``dropped`` back to the
-    inbox: the drafted "Evidence: ..." sentence counts ``kept``, the
-    "## Evidence" items of dropped corrections are removed, and the drafted
-    line naming a dropped central correction names it as code instead of a
-    wikilink, so the page neither states nor links evidence it no longer
-    has. Only those drafted lines change; the frontmatter and hand-written
-    text keep their bytes."""
-    from brainwork.vault.frontmatter import split_frontmatter
-
-    start = split_frontmatter(text).body_start
-    head, body = text[:start], text[start:]
-    if dropped:
-        body = _EVIDENCE_ITEM.sub(lambda m: "" if m.group(1).strip() in dropped else m.group(0), body)
-        body = _CENTRAL_LINE.sub(
-            lambda m: f"{m.group(1)}`{m.group(2)}`" if m.group(2).strip() in dropped else m.group(0), body)
-    return restate_counts(head + body, kept)
-
-
 def _yaml_tags(tags: list[str]) -> str:
     if all(_SIMPLE_TAG.match(t) for t in tags):
         return f"tags: [{', '.join(tags)}]\n"
@@ -947,7 +899,7 @@ def draft_rule(
     rule_text = rule_sentence(original) or _sentence(central["title"])
     task_ids = sorted({t for m in members for t in m["tasks"]})
     unlinked = sum(1 for m in members if not m["tasks"])
-    counts = _counts(n, len(task_ids), unlinked)
+    counts = counts_text(n, len(task_ids), unlinked)
     terms = shared_terms([_correction_doc(m) for m in members])
     tags = ["rule"] + _shared_tags([m["tags"] for m in members])
     why = _sentence(_first_sentence(cf.get("why"), semicolon=False)) or _sentence(central["title"])
@@ -971,7 +923,7 @@ def draft_rule(
         "",
         "How it was drafted:",
         "",
-        f"- Rule: the first instruction of the \"correct\" of the most central correction, [[{central['id']}]] "
+        f"{CENTRAL_LINE}[[{central['id']}]] "
         f"(mean similarity to the others {float(centrality[order[0]]):.2f}): “{original}”",
         "- Applies: what every correction and its task have in common (tags, words).",
     ]
@@ -982,7 +934,7 @@ def draft_rule(
                     "wrong: suggested to supersede it (approving alone does not retire it).")
     for r in rejected_before:
         body.append(f"- An earlier candidate from some of these corrections was rejected: [[{r}]]; new corrections have joined since.")
-    body += ["", "## Evidence", ""]
+    body += ["", EVIDENCE_HEADING, ""]
     index = {m["id"]: i for i, m in enumerate(members)}
     for m in sorted(members, key=lambda m: m["id"]):
         f = m["fields"]
@@ -1194,6 +1146,14 @@ def consolidate(
     rejected = _rejected_sets(store, rules)
     declined = _declined_sets(store, rules)
     rule_vecs = {r.id: vecs[r.id] for r in live_rules if r.id in vecs}
+    # Candidates whose evidence is among the corrections clustered here: the
+    # linkage and member check have already compared every group with that
+    # evidence, so a group that did not join it teaches something else
+    # (a look-alike, a one-off) and is not matched to it by similarity to
+    # the page. Active rules' evidence is promoted, outside the clustering:
+    # similarity is how a repeat of their lesson is found.
+    item_ids = {c["id"] for c in items}
+    judged = {r.id for r in live_rules if r.status == "candidate" and item_ids.intersection(r.evidence)}
     used_paths: set[str] = set()
     edits = Edits(config)
     clusters: list[Cluster] = []
@@ -1235,7 +1195,7 @@ def consolidate(
             match = overlap[0][1]
             cluster.rule_similarity = float(cen @ rule_vecs[match.id]) if cen is not None and match.id in rule_vecs else None
         elif cen is not None and rule_vecs:
-            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if rid not in barred),
+            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if rid not in barred and rid not in judged),
                             key=lambda x: (-x[0], x[1]))
             if scored and scored[0][0] >= th.rule_match_similarity:
                 match = next(r for r in live_rules if r.id == scored[0][1])

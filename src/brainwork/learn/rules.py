@@ -16,6 +16,7 @@ retired only when ``supersedes`` names it, never by a suggestion alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
@@ -35,6 +36,8 @@ from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.store import learning as q
 from brainwork.vault.edit import add_to_list_field, set_field
+from brainwork.vault.frontmatter import split_frontmatter
+from brainwork.vault.links import WIKILINK, split_inner
 
 #: The reason recorded (``RejectedCluster`` row of the approved rule) for the
 #: corrections taken out of a rule's evidence at approval: consolidation
@@ -80,6 +83,68 @@ def _today(today: str | date | None) -> str:
 
 def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+# -- a drafted candidate's body ----------------------------------------------
+#: Lines of the body :mod:`brainwork.learn.consolidate` drafts that approval
+#: restates when the person keeps only part of the evidence.
+EVIDENCE_HEADING = "## Evidence"
+CENTRAL_LINE = '- Rule: the first instruction of the "correct" of the most central correction, '
+#: The sentence of a drafted body that states its evidence counts.
+_COUNTS_SENTENCE = re.compile(r"(?m)^(Drafted by `brainwork consolidate` on [^\n]*?Evidence: )[^.\n]*\.")
+
+
+def counts_text(n_corrections: int, n_tasks: int, unlinked: int) -> str:
+    """``"3 corrections in 2 tasks"`` — the true counts, with corrections
+    linked to no task said as such (they are not counted as tasks)."""
+    text = f"{n_corrections} correction{'s' if n_corrections != 1 else ''}"
+    if n_tasks:
+        text += f" in {n_tasks} task{'s' if n_tasks != 1 else ''}"
+    if unlinked:
+        text += f" ({unlinked} linked to no task)" if n_tasks else " linked to no task"
+    return text
+
+
+def restate_counts(text: str, evidence: list[dict]) -> str:
+    """``text`` (a drafted candidate page) with its "Evidence: N corrections
+    in M tasks." sentence restated for ``evidence`` (correction rows), so
+    the counts stay true when later passes add corrections; a page without
+    that sentence (hand-written, or edited away) is returned unchanged."""
+    tasks = {t for c in evidence for t in c["tasks"]}
+    counts = counts_text(len(evidence), len(tasks), sum(1 for c in evidence if not c["tasks"]))
+    return _COUNTS_SENTENCE.sub(lambda m: f"{m.group(1)}{counts}.", text, count=1)
+
+
+def _wikilink_target(line: str, at: int) -> str | None:
+    """The target of the wikilink starting at ``line[at]``, or None."""
+    m = WIKILINK.match(line, at)
+    return split_inner(m.group(2))[0].strip() if m else None
+
+
+def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
+    """``text`` (a candidate page) once an approval kept only the correction
+    rows ``kept`` as its evidence and sent the ids ``dropped`` back to the
+    inbox: the drafted "Evidence: ..." sentence counts ``kept``, the items
+    of dropped corrections under :data:`EVIDENCE_HEADING` are removed, and
+    the :data:`CENTRAL_LINE` of a dropped central correction names it as
+    code instead of a wikilink, so the page neither states nor links
+    evidence it no longer has. Only those drafted lines change; the
+    frontmatter and hand-written text keep their bytes."""
+    start = split_frontmatter(text).body_start
+    if dropped:
+        out: list[str] = []
+        in_evidence = False
+        for line in text[start:].splitlines(keepends=True):
+            if line.startswith("#"):
+                in_evidence = line.rstrip() == EVIDENCE_HEADING
+            elif in_evidence and line.startswith("- ") and _wikilink_target(line, 2) in dropped:
+                continue
+            elif line.startswith(CENTRAL_LINE) and _wikilink_target(line, len(CENTRAL_LINE)) in dropped:
+                end = WIKILINK.match(line, len(CENTRAL_LINE)).end()
+                line = f"{CENTRAL_LINE}`{_wikilink_target(line, len(CENTRAL_LINE))}`{line[end:]}"
+            out.append(line)
+        text = text[:start] + "".join(out)
+    return restate_counts(text, kept)
 
 
 def _corrections_by_id(store: Store) -> dict[str, dict]:
@@ -238,8 +303,6 @@ def approve(
     Returns a :class:`Decision` (``back``: the corrections returned to the
     inbox); undo with :func:`brainwork.ops.undo.undo`.
     """
-    from brainwork.learn.consolidate import restate_evidence  # consolidate imports this module
-
     del keep_older  # a plain approve never retires another rule
     plan = plan_approval(store, name, title=title, text=text, why=why, apply=apply, evidence=evidence, drop=drop,
                          supersedes=supersedes)
