@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,9 @@ from brainwork.config import STORE_DIR, Config
 from brainwork.errors import UserError
 
 SERVER_KEY = "brainwork"
+#: The command Claude Code runs for the MCP server and for every hook: named
+#: bare, so Claude Code finds it on its own PATH.
+COMMAND = "brainwork"
 SCOPES = ("project", "user")
 PROJECT_FILE = ".mcp.json"
 USER_FILE = ".claude.json"
@@ -49,7 +53,19 @@ def server_entry(config: Config) -> dict:
     args = ["mcp", "--vault", str(config.vault)]
     if Path(config.store) != Path(config.vault) / STORE_DIR:
         args += ["--store", str(config.store)]
-    return {"command": "brainwork", "args": args}
+    return {"command": COMMAND, "args": args}
+
+
+def command_not_found() -> str | None:
+    """The warning for ``mcp install`` and ``hook install`` when
+    :data:`COMMAND` is not on this process's PATH, else None: the entries
+    they write name it bare, so Claude Code (started from a like shell)
+    would fail to start the server or every hook, and say nothing to the
+    model."""
+    if shutil.which(COMMAND) is not None:
+        return None
+    return (f"`{COMMAND}` is not on PATH; Claude Code will not find the command "
+            "(install brainwork where Claude Code's PATH sees it, e.g. with pipx)")
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,7 @@ def install_cmd(scope: str, yes: bool, vault: str | None) -> None:
 
     Other hooks and settings are kept; running it again changes nothing.
     """
-    from brainwork.agents.claude_config import apply_install
+    from brainwork.agents.claude_config import apply_install, command_not_found
     from brainwork.agents.hook_install import plan_hooks
     from brainwork.cli.common import confirm
     from brainwork.config import load_config
@@ -148,6 +148,8 @@ def install_cmd(scope: str, yes: bool, vault: str | None) -> None:
     plan.path.parent.mkdir(parents=True, exist_ok=True)
     apply_install(plan)
     echo(f"wrote {plan.path}")
+    if (missing := command_not_found()) is not None:
+        echo(f"brainwork: warning: {missing}", err=True)
 
 
 COMMANDS = [hook_cmd]

@@ -14,7 +14,6 @@ the owner per call, and install touches only Claude Code's files.
 from __future__ import annotations
 
 import os
-import shutil
 
 import click
 
@@ -99,7 +98,7 @@ def install_cmd(ctx: click.Context, vault: str | None, store: str | None, scope:
     changes, other servers and keys are kept. Asks first on a terminal
     (--yes skips the question). Running it again changes nothing.
     """
-    from brainwork.agents.claude_config import apply_install, plan_install
+    from brainwork.agents.claude_config import apply_install, command_not_found, plan_install
 
     if served() is not None:
         raise UserError("mcp install cannot run inside the store's owner")
@@ -125,9 +124,8 @@ def install_cmd(ctx: click.Context, vault: str | None, store: str | None, scope:
         echo("Claude Code reads it when a session starts: restart running sessions to pick it up.", err=True)
     else:
         echo("Claude Code asks to approve the project's servers once, the next time a session starts here.", err=True)
-    if shutil.which("brainwork") is None:
-        echo("brainwork: warning: `brainwork` is not on PATH; Claude Code will not find the command "
-             "(install brainwork where Claude Code's PATH sees it, e.g. with pipx)", err=True)
+    if (missing := command_not_found()) is not None:
+        echo(f"brainwork: warning: {missing}", err=True)
 
 
 COMMANDS = [mcp_group]
