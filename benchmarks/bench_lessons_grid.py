@@ -55,7 +55,7 @@ WRONG_WEIGHTS = (0.0, 0.2, 0.35, 0.5, 0.7)
 #: member - linkage and pair - linkage gaps.
 OFFSETS = tuple(round(x, 2) for x in np.arange(-0.10, 0.0601, 0.02))
 #: sample_vault/'s themes by the date in a correction's file name
-#: (tests/learn/test_consolidate.py holds the same table).
+#: (tests/learn/test_consolidate.py reads this table).
 THEMES = {
     "cert": "09-02 09-05 09-09 09-14 09-17",
     "ci": "09-04 09-15 09-28 10-09 10-23",

@@ -20,13 +20,9 @@ from brainwork.ops import changeset
 from brainwork.store import learning as q
 from brainwork.vault.edit import frontmatter_fields, set_field
 
+from benchmarks.bench_lessons_grid import THEMES  # sample_vault/'s known themes, one table
+
 TODAY = "2026-11-29"
-THEMES = {
-    "cert": "09-02 09-05 09-09 09-14 09-17",
-    "ci": "09-04 09-15 09-28 10-09 10-23",
-    "migration": "09-03 09-12 09-22 10-05 10-12 10-26",
-    "writing": "09-06 09-19 10-03 10-17 10-27",
-}
 THEME_OF = {d: k for k, v in THEMES.items() for d in v.split()}
 CI_CANDIDATE = "rules/read-ci-log-before-rerun"
 WRITING_CANDIDATE = "rules/cite-sources-in-posts"
