@@ -457,9 +457,11 @@ def recall(
     note = coverage.note() if coverage is not None else ""
     if note:
         entries.append((note, None))
+    best: int | None = None
     if tasks:
         entries.append(("Prior tasks that bear on this one, best first, with what they taught "
                         "(the doctrine is not repeated here).", None))
+        best = len(entries)
         for t in tasks:
             entries.append((f"## {t.rank}. {t.text} — {t.id} [{t.score:.2f}]", t))
             f = _task_fields(store, t.id)
@@ -476,7 +478,7 @@ def recall(
         if idx:
             entries.append(("## Index (pages nearest this task)", None))
             entries.extend((f"- {title} ({pid})", RecallItem("index", pid, title, title)) for pid, title, _ in idx)
-    text, served, left = fit(entries, budget)
+    text, served, left = fit(entries, budget, keep=best, squeeze=_task_heading(tasks[0]) if tasks else None)
     if record:
         rstore.record_hits(store, [(x.id, x.kind) for x in served], description)
     return Recall(
@@ -491,21 +493,76 @@ def _task_fields(store: Store, task_id: str) -> dict:
     return rows[0].fields if rows else {}
 
 
-def fit(entries: list[tuple[str, RecallItem | None]], budget: int) -> tuple[str, list[RecallItem], int]:
+#: The first line's length in an answer squeezed to show the best task
+#: (characters; :func:`fit`): "# Recall: " and about 40 characters of the
+#: description, which the agent wrote itself.
+SQUEEZED_HEAD_CHARS = 50
+#: Fewest characters of the best task's title a squeezed answer shows; with
+#: less room for it the answer stays without the task.
+SQUEEZED_TITLE_CHARS = 12
+
+
+def _task_heading(t: RecallItem):
+    """``squeeze(room)`` for :func:`fit`: task ``t``'s heading line in at
+    most ``room`` characters, whole when it fits, else its rank, title (cut
+    with "…") and id without the score; None when not even
+    :data:`SQUEEZED_TITLE_CHARS` of the title fit beside the id."""
+    full = f"## {t.rank}. {t.text} — {t.id} [{t.score:.2f}]"
+
+    def squeeze(room: int) -> str | None:
+        if len(full) <= room:
+            return full
+        fixed = len(f"## {t.rank}.  — {t.id}")
+        if room - fixed < SQUEEZED_TITLE_CHARS:
+            return None
+        return f"## {t.rank}. {_one_line(t.title, room - fixed)} — {t.id}"
+
+    return squeeze
+
+
+def fit(
+    entries: list[tuple[str, RecallItem | None]], budget: int, *, keep: int | None = None, squeeze=None,
+) -> tuple[str, list[RecallItem], int]:
     """Lay ``entries`` (line, the item it serves) out in order within
     ``budget`` characters (newlines counted): the first line that does not
     fit ends the answer, and a last line says how many were left out. Lines
     are never cut mid-way except the first (a heading too long for a tiny
-    budget). Returns ``(text, served items, lines left out)``."""
+    budget). Returns ``(text, served items, lines left out)``.
+
+    ``keep``: the index of the line an answer must not go without (the best
+    task's heading: an answer of its header alone tells the agent nothing)
+    and ``squeeze(room)`` its text in at most ``room`` characters, or None.
+    When the lines before it leave it no room, those between the first line
+    and it are left out (and counted), the first line is cut to
+    :data:`SQUEEZED_HEAD_CHARS`, the kept line is squeezed into what
+    remains, and the lines after it follow as far as they fit. When even
+    that does not fit, the answer is the plain layout."""
+    text, served, left = _lay(entries, budget)
+    if keep is None or squeeze is None or any(x is entries[keep][1] for x in served):
+        return text, served, left
+    head = _one_line(entries[0][0], SQUEEZED_HEAD_CHARS)
+    skipped = keep - 1
+    after = len(entries) - keep - 1
+    tail = _more(skipped + after) if skipped + after else ""
+    room = budget - (len(head) + 1) - 1 - (len(tail) + 1 if tail else 0)
+    line = squeeze(room) if room > 0 else None
+    if line is None:
+        return text, served, left
+    return _lay([(head, entries[0][1]), (line, entries[keep][1]), *entries[keep + 1 :]], budget, skipped)
+
+
+def _lay(entries: list[tuple[str, RecallItem | None]], budget: int, skipped: int = 0) -> tuple[str, list[RecallItem], int]:
+    """:func:`fit`'s plain layout; ``skipped`` lines were left out before
+    these and count in the last line."""
     lines: list[str] = []
     served: list[RecallItem] = []
     size = 0
     for k, (line, item) in enumerate(entries):
-        rest = len(entries) - k - 1
+        rest = len(entries) - k - 1 + skipped
         note = "" if rest == 0 else _more(rest)
         need = len(line) + 1 + (len(note) + 1 if note else 0)
         if size + need > budget:
-            left = len(entries) - k
+            left = len(entries) - k + skipped
             tail = _more(left)
             while lines and size + len(tail) + 1 > budget:
                 size -= len(lines.pop()) + 1
@@ -522,7 +579,9 @@ def fit(entries: list[tuple[str, RecallItem | None]], budget: int) -> tuple[str,
         size += len(line) + 1
         if item is not None:
             served.append(item)
-    return "\n".join(lines) + "\n", served, 0
+    if skipped:
+        lines.append(_more(skipped))
+    return "\n".join(lines) + "\n", served, skipped
 
 
 def _more(n: int) -> str:
