@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
@@ -41,8 +42,18 @@ VERDICTS = (FEWER, SLIGHTLY_FEWER, NOT_FEWER, TOO_LITTLE, NOT_ACTIVE)
 
 
 def _date(value) -> str | None:
+    """The day ``YYYY-MM-DD`` of an ISO 8601 date or date and time, or None
+    for anything else: dates are compared as text, so ``2026-13-45`` or
+    ``yesterday`` must not pass for one (``brainwork check`` reports them as
+    ``invalid-field``, by the same calendar test)."""
     text = str(value or "").strip()
-    return text[:10] if len(text) >= 10 and text[4] == "-" else None
+    if len(text) < 10 or text[4:5] != "-" or text[7:8] != "-":
+        return None
+    try:
+        datetime.fromisoformat(text.replace("z", "Z"))
+    except ValueError:
+        return None
+    return text[:10]
 
 
 @dataclass
