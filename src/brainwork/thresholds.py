@@ -54,6 +54,15 @@ HOOK_STORE_WAIT_SECONDS = 2.0
 #: A proposed correction quotes at most this much of the person's turn
 #: (characters).
 PROPOSAL_QUOTE_CHARS = 600
+#: The MCP ``read_page`` tool returns at most this much of a page's text per
+#: call (characters), cut at a line's end; the answer says how much is left
+#: and the ``offset`` that reads on. Claude Code warns when an MCP answer
+#: passes 10,000 tokens (~40,000 characters) and puts one over 50,000
+#: characters into a file instead of the model's context; the text travels
+#: twice (the text block and the structured content), so 20,000 keeps a
+#: whole answer under both. A page that needs no split (``oversize_bytes``,
+#: 32 KiB) takes one or two calls. Same order as HOOK_CONTEXT_MAX_CHARS.
+MCP_PAGE_MAX_CHARS = 20_000
 
 # -- secret scan (brainwork.analysis.secrets) ---------------------------------
 #: The secret gate runs through Arrow (RE2 over all lines at once) on ASCII

@@ -18,6 +18,7 @@ import inspect
 import json
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,6 +31,7 @@ from pydantic import Field, ValidationError
 from brainwork import __version__
 from brainwork.config import Config
 from brainwork.errors import UserError
+from brainwork.thresholds import MCP_PAGE_MAX_CHARS
 from brainwork.wording import noun
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.service.owner import Reply
@@ -238,18 +240,78 @@ def _edges_text(edges: dict) -> str:
     return "\n".join(lines) if lines else "(no edges)"
 
 
-def _page_text(config: Config, data: dict) -> str:
-    """The page file's text, read from the vault (the truth), or a note
-    when the page is not a Markdown file."""
+@dataclass(frozen=True)
+class PagePart:
+    """What ``read_page`` returns of a page file: ``text``, characters
+    ``offset`` up to ``end`` of the file's ``total`` (its text as read, in
+    characters; ``end == total``: nothing after it), and ``note``, the line
+    saying what was left out and how to read it ("" when ``text`` is the
+    whole file). ``too_large``: the file is over ``max_file_bytes`` and was
+    not read (``text`` is then "" and ``total`` its size in bytes)."""
+
+    text: str
+    offset: int
+    end: int
+    total: int
+    note: str = ""
+    too_large: bool = False
+
+    def to_json(self) -> dict:
+        return {"offset": self.offset, "next_offset": self.end if self.end < self.total else None,
+                "total_chars": None if self.too_large else self.total, "too_large": self.too_large,
+                "note": self.note or None}
+
+
+def cut_part(text: str, offset: int, limit: int) -> tuple[int, int]:
+    """``(start, end)`` of the part of ``text`` from ``offset`` of at most
+    ``limit`` characters, ending after the last newline inside it (a line
+    longer than ``limit`` is cut at ``limit``)."""
+    end = offset + limit
+    if end >= len(text):
+        return offset, len(text)
+    newline = text.rfind("\n", offset, end)
+    return offset, (newline + 1 if newline >= offset else end)
+
+
+def _page_part(config: Config, data: dict, offset: int, limit: int) -> PagePart:
+    """The part of the page file's text to answer with, read from the vault
+    (the truth), or a note when the page is not a Markdown file or is too
+    large to read (its size is taken before reading anything).
+
+    Raises:
+        ToolError: the file cannot be read, or ``offset`` is past its end.
+    """
     rel = data.get("path") or ""
     vault = Path(config.vault)
     path = (vault / rel).resolve()
     if not rel or not path.is_relative_to(vault) or not rel.endswith(".md"):
-        return f"({data.get('kind') or 'file'} {rel or data.get('id')}: not a Markdown page)"
+        note = f"({data.get('kind') or 'file'} {rel or data.get('id')}: not a Markdown page)"
+        return PagePart(note, 0, 0, 0)
+    limit_bytes = config.thresholds.max_file_bytes
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        size = path.stat().st_size
+        if size > limit_bytes:
+            note = (f"({rel} is {size:,} bytes, over the {limit_bytes:,}-byte limit brainwork reads "
+                    f"(max_file_bytes): not read; it is a dump rather than a page: open the file {path} "
+                    "itself, or split it)")
+            return PagePart("", 0, 0, size, note=note, too_large=True)
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise ToolError(f"cannot read {rel}: {exc.strerror}") from None
+    if offset > len(text) or (offset == len(text) and offset > 0):
+        raise ToolError(f"offset {offset} is past the end of {rel} ({len(text):,} characters)")
+    start, end = cut_part(text, offset, limit)
+    if start == 0 and end == len(text):
+        return PagePart(text, 0, end, end)
+    shown = f"{rel}: characters {start:,}-{end:,} of {len(text):,}"
+    left = len(text) - end
+    if left:
+        lines = text.count("\n", end) + (not text.endswith("\n"))
+        more = (f"{left:,} more {noun(left, 'character')} ({lines:,} {noun(lines, 'line')}) left out: "
+                f"read_page with offset={end} reads on, or read the file {path}")
+    else:
+        more = "the end of the page"
+    return PagePart(text[start:end], start, end, len(text), note=f"[{shown}; {more}]")
 
 
 class BrainworkMCPServer(MCPServer):
@@ -340,18 +402,25 @@ def build_server(config: Config, call: Call, log_level: str = "WARNING") -> MCPS
 
     def read_page(
         page: Annotated[str, Field(description="The page: its id, path, file name, title or alias.")],
+        offset: Annotated[int, Field(description="Start this many characters into the page's text (a longer "
+                                                 "page's answer names the offset that reads on).", ge=0)] = 0,
+        max_chars: Annotated[int, Field(description="At most this many characters of text, cut at a line's end.",
+                                        ge=1, le=MCP_PAGE_MAX_CHARS)] = MCP_PAGE_MAX_CHARS,
     ) -> CallToolResult:
         """Read one page: its Markdown text (frontmatter and body) and its edges both ways (what it
-        links to and what links to it)."""
+        links to and what links to it). A long page comes in parts: the answer says how much is
+        left and the offset to read on from."""
         data = _json_command(call, config, ["show", "--json", "--", page])
-        markdown = _page_text(config, data)
-        data["text"] = markdown
+        part = _page_part(config, data, offset, max_chars)
+        data.pop("body", None)  # the whole body again, which ``text`` holds the asked-for part of
+        data["text"] = part.text if not part.too_large else None
+        data["part"] = part.to_json()
         edges = _edges_text(data.get("edges") or {})
-        return CallToolResult(
-            content=[TextContent(type="text", text=markdown),
-                     TextContent(type="text", text=f"Edges of {data.get('id')}:\n{edges}")],
-            structured_content=data,
-        )
+        content = [] if part.too_large else [TextContent(type="text", text=part.text)]
+        if part.note:
+            content.append(TextContent(type="text", text=part.note))
+        content.append(TextContent(type="text", text=f"Edges of {data.get('id')}:\n{edges}"))
+        return CallToolResult(content=content, structured_content=data)
 
     for fn in (recall, doctrine, search, read_page):
         server.add_tool(fn, annotations=reads, structured_output=False)
