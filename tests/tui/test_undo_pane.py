@@ -107,3 +107,40 @@ def test_snapshot_undo_pane_after_a_fix(snap_compare, tmp_path, settle, monkeypa
         await pilot.press("3")
 
     assert snap_app(snap_compare, findings_vault_config(tmp_path), settle, steps, monkeypatch)
+
+
+async def test_a_merge_is_listed_as_not_undoable_with_its_files(sample_config, settle) -> None:
+    """A merge is recorded without its bytes: the pane lists it (as ``brainwork
+    log`` does), its detail never reads "undone" (an undo only steps past it)
+    and names the files it touched; the border says so."""
+    from brainwork.ops.merge import merge_pages
+
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.operations.run("merge", lambda c, s: merge_pages(c, s, "tools/pgdump", "tools/pg-dump"))
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, UndoLogScreen)
+        top = screen.query_one("#undo-top")
+        assert "merges cannot be undone" in str(top.border_subtitle)
+        assert "not listed" not in str(top.border_subtitle)
+        table = screen.query_one(UndoTable)
+        assert [str(c) for c in table.get_row_at(0)][1:3] == ["done ← u", "merge"]
+        head = plain(screen.query_one("#undo-detail-head"))
+        assert "cannot be undone" in head and "undone (U redoes it)" not in head
+        assert "No file changed." not in head
+        assert "tools/pgdump.md" in head and "their contents were not kept" in head
+        merged = screen.operations[0]
+        assert f"{len(merged.paths)} file" in head and len(merged.paths) >= 2
+
+        await pilot.press("u")  # steps past the merge; nothing is reverted
+        await settle(pilot)
+        assert not (sample_config.vault / "tools/pgdump.md").exists()
+        assert [str(c) for c in table.get_row_at(0)][1:3] == ["passed", "merge"]
+        head = plain(screen.query_one("#undo-detail-head"))
+        assert "passed" in head and "still applied" in head
+        assert "undone (U redoes it)" not in head and "No file changed." not in head
+        assert "tools/pgdump.md" in head

@@ -133,6 +133,8 @@ class BrainworkApp(App[None]):
         self.undo_available = False
         self.redo_available = False
         self.undo_state = UndoState()
+        #: Published when what ``u``/``U`` would do changed.
+        self.undo_changed: Signal[None] = Signal(self, "undo-changed")
         #: Runs every vault operation, one at a time (:mod:`brainwork.tui.operations`).
         self.operations = OperationRunner(self)
         #: The embedding model and consolidation (:mod:`brainwork.tui.learning`).

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from textual.message import Message
+from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 from textual.worker_manager import WorkerManager
 
@@ -114,6 +115,7 @@ class OperationHost(Protocol):
     undo_state: UndoState
     undo_available: bool
     redo_available: bool
+    undo_changed: Signal[None]
 
     @property
     def workers(self) -> WorkerManager: ...
@@ -244,10 +246,16 @@ class OperationRunner:
         if state is None:
             return
         app = self.app
+        changed = state != app.undo_state
         app.undo_state = state
         app.undo_available = state.undo is not None
         app.redo_available = state.redo is not None
         app.refresh_bindings()
+        if changed:
+            # The undo log can change without any file changing (an undo
+            # that reaches a merge steps past it and writes nothing), so
+            # the undo log pane hears of it here, not through vault_changed.
+            app.undo_changed.publish(None)
 
     def undo(self) -> None:
         """``u``: undo the newest done operation (refused, with the reason, when

@@ -135,7 +135,7 @@ class MergeConfirmScreen(ModalScreen[str | None]):
         with Vertical(id="merge-dialog"):
             yield Static(summary_content(self.plan), id="merge-summary")
             yield Static(
-                "A merge cannot be undone: it is not recorded in the undo log, and "
+                "A merge cannot be undone: the undo log keeps no copy of its files, and "
                 f"{self.plan.source_path} is deleted.",
                 id="merge-warning",
             )

@@ -1,18 +1,21 @@
-"""The undo log pane: every reversible operation, newest first.
+"""The undo log pane: every recorded operation, newest first.
 
 Top: one row per operation (id, state, kind, when, summary); the operation
-``u`` would undo is marked ``← u``, the one ``U`` would redo ``← U``.
+``u`` would reach is marked ``← u``, the one ``U`` would redo ``← U``.
 Bottom: what the highlighted operation changed — its files and the unified
 diff of each (before -> after, read from the undo log's stored bytes).
 
 Undo and redo are the app's ``u`` / ``U`` (one step at a time, newest
 first, as :func:`brainwork.ops.changeset.undo` / ``redo`` do); an undo whose
 files were changed since by someone else is refused with a notification
-naming the file. Merges are not listed: they cannot be undone.
+naming the file. A merge is listed too, as ``brainwork log`` lists it, but
+it cannot be undone: the log keeps only the paths of its files, and an undo
+that reaches it steps past it (state ``passed``) and leaves it applied.
 
 Reads run in thread workers (groups ``undo-log`` and ``undo-detail``) that
 post :class:`HistoryLoaded` / :class:`OperationLoaded`; the list is re-read
-whenever the vault changes (after every operation, undo and redo).
+whenever the vault changes (after every operation, undo and redo) and when
+what ``u`` / ``U`` would do changes (an undo that stepped past a merge).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from textual.worker import get_current_worker
 
 from brainwork.ops import changeset
 from brainwork.ops.changeset import Operation
+from brainwork.ops.operation import PASSED
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.cells import shown
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
@@ -107,6 +111,21 @@ UNDO_COLUMNS = (
 )
 
 
+def state_label(op: Operation) -> str:
+    """What ``op``'s state means for ``u`` / ``U``, for the detail view: an
+    irreversible operation (a merge) stays applied whether or not an undo
+    has reached it, so it never reads "undone"."""
+    if not op.reversible:
+        if op.state == PASSED:
+            return "passed: it cannot be undone, so an undo stepped past it (it is still applied)"
+        return "done · it cannot be undone (u steps past it to the operation before)"
+    if op.state == "done":
+        return "done"
+    if op.state == "undone":
+        return "undone (U redoes it)"
+    return op.state
+
+
 def _cut(text: str, style: str) -> Text:
     """A cell that ends in "…" where its column cuts it."""
     return Text(shown(text), style=style, overflow="ellipsis", no_wrap=True)
@@ -158,9 +177,12 @@ class UndoLogScreen(PaneScreen):
         table = self.query_one(UndoTable)
         top = self.query_one("#undo-top")
         top.border_title = "Undo log · newest first"
-        top.border_subtitle = "u undo · U redo · merges are not listed (they cannot be undone)"
+        top.border_subtitle = "u undo · U redo · merges cannot be undone (u steps past them)"
         self.query_one("#undo-detail").border_title = "What changed"
         self.load_history()
+        if not getattr(self, "_undo_subscribed", False):
+            self._undo_subscribed = True
+            self.app.undo_changed.subscribe(self, lambda _: self.load_history())
         table.focus()
 
     def on_vault_changed(self) -> None:
@@ -270,7 +292,7 @@ class UndoLogScreen(PaneScreen):
             Content.from_markup("[b]$summary[/b]", summary=op.summary),
             Content.from_markup(
                 "[$text-muted]$state · $when ($iso)[/]",
-                state="done" if op.state == "done" else "undone (U redoes it)",
+                state=state_label(op),
                 when=format_time(op.created),
                 iso=absolute_time(op.created),
             ),
@@ -284,6 +306,13 @@ class UndoLogScreen(PaneScreen):
             for c in op.changes:
                 how = "created" if c.before is None else "deleted" if c.after is None else "changed"
                 lines.append(Content.from_markup("  [$text-muted]$how[/] $path", how=f"{how:8}", path=c.path))
+        elif op.paths:
+            # An irreversible operation is logged without its bytes: the
+            # paths are all there is to show, and no diff follows.
+            n = len(op.paths)
+            lines.append(Content(f"{n} file{'s' if n != 1 else ''} (their contents were not kept: it cannot be undone):"))
+            for path in op.paths:
+                lines.append(Content.from_markup("  [$text-muted]$how[/] $path", how=f"{'touched':8}", path=path))
         elif not op.store_actions:
             lines.append(Content("No file changed."))
         head.update(Content("\n").join(lines))
