@@ -223,22 +223,39 @@ def remove_link(config: Config, store: Store, page: str, target: str, line: int 
     )
 
 
+def _link_path(target: str, source: str | None) -> str:
+    """The vault-relative path (no ``.md``) a path-like link ``target`` on
+    page ``source`` names, by docs/vault-format.md's link grammar: ``./x``
+    and ``../y`` from the linking page's folder, a leading ``/`` from the
+    vault root, any other path from the vault root. A path that climbs out of
+    the vault is returned as such, for :func:`safe_rel_path` to refuse."""
+    raw = target.replace("\\", "/")
+    if raw.startswith(("./", "../")) and source is not None:
+        return posixpath.normpath(posixpath.join(posixpath.dirname(source), raw))
+    key = raw.lstrip("/")
+    while key.startswith("./"):
+        key = key[2:]
+    return key
+
+
 def create_page(
     config: Config, store: Store, target: str, *, type_: str | None = None, from_page: str | None = None,
     folder: str | None = None,
 ) -> Operation:
     """Create the page a dead link ``target`` names, so the link resolves.
 
-    The file is ``target.md`` when the target is a path (``folder/Name``),
-    else ``Name.md`` in ``folder`` (default: the folder of ``from_page``,
-    the page holding the link, else the vault root). The new page has a
+    The file is ``target.md`` when the target is a path (``folder/Name``,
+    ``/folder/Name`` from the vault root, ``./Name`` or ``../Name`` from the
+    ``from_page``'s folder, as links resolve), else ``Name.md`` in ``folder``
+    (default: the folder of ``from_page``, the page holding the link, else
+    the vault root). The new page has a
     ``title:`` (when the file name had to drop characters), ``type:`` when
     given, and a ``# Name`` heading; its ``stub`` finding is dismissed in
     the same (undoable) operation.
 
     Raises:
         UnsafePath: the target would lead outside the vault or is not a
-            valid file name (``..``, absolute, NUL, reserved names).
+            valid file name (``..`` out of the vault, NUL, reserved names).
         UserError: a page of that name exists, the type is unknown, or the
             new page would change where other links point.
     """
@@ -250,13 +267,13 @@ def create_page(
     _refresh(config, store)
     if name.lower().endswith(".md"):
         name = name[:-3]
+    src = graph.get_page(store, graph.find_page(store, from_page), errors=False) if from_page is not None else None
     if "/" in name or "\\" in name:
-        rel = safe_rel_path(name + ".md")
+        rel = safe_rel_path(_link_path(name, src.id if src else None) + ".md")
         title = rel.rsplit("/", 1)[-1][:-3]
     else:
-        if folder is None and from_page is not None:
-            src = graph.get_page(store, graph.find_page(store, from_page), errors=False)
-            folder = posixpath.dirname(src.path) if src else ""
+        if folder is None and src is not None:
+            folder = posixpath.dirname(src.path)
         folder = (folder or "").strip("/")
         if BAD_TARGET_CHARS.search(name):
             raise UserError(f"a page name may not contain [ ] | # ^ or control characters: {name!r}")
@@ -277,6 +294,11 @@ def create_page(
         lines.append(f"type: {render_scalar(type_)}")
     text = ("\n".join(lines) + "\n---\n" if len(lines) > 1 else "") + f"# {title}\n"
     after = vl.resolver(add_pages={new_id: [title]})
+    if "/" in name or "\\" in name:
+        # The link grammar is the resolver's: the new page must be what the
+        # link names once it exists, or creating it revives nothing.
+        if after.resolve(name, src.id if src else None).page != new_id:
+            raise UserError(f"[[{target}]] would still not name {rel} once it exists")
     relink = plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={},
                          watch=watch_for([new_id], [title]))
     revived = [r for r in relink.revived if r.after == new_id]
