@@ -407,7 +407,13 @@ class BrainworkApp(App[None]):
         if reload:
             self._indexed_on_load = True
         else:
+            first = not self.indexed
             self.indexed = True  # before background: the status bar reads it then
+            if first and not self.pages:
+                # An empty vault's first sync writes nothing, so no reload
+                # follows; the graph pane still says "Indexing the vault…"
+                # and only hears that the index is done from this.
+                self.vault_changed.publish(None)
         self.background = None
         if reload:
             self.load_vault()
