@@ -29,6 +29,19 @@ MAX_YAML_VALUES = 100_000
 #: it (0: fail at once).
 STORE_BUSY_WAIT_SECONDS = 10.0
 
+# -- page search (brainwork.analysis.search) ---------------------------------
+#: Least rapidfuzz ``partial_ratio`` (0-100) for a page search hit that is
+#: no word match (a typo, a piece inside a word). One typo in a word of five
+#: letters or more passes (``certbto`` ~ ``certbot`` 92, ``verfy`` ~
+#: ``verify`` 80); three letters of four alike do not (75), nor a query
+#: sharing only letters with a name (``cert`` ~ ``pgloader`` 67, ~ ``kubectl``
+#: 57). Word, word-start and initials matches need no score.
+SEARCH_FUZZY_CUTOFF = 80.0
+#: A page search query shorter than this (characters) matches inside words
+#: only as written, without typos: two letters of a three-letter query are
+#: in most names (``rtc`` scored 80 against "CI flaky test report").
+SEARCH_TYPO_MIN_CHARS = 4
+
 # -- agent hooks (brainwork.agents.hooks) -----------------------------------
 #: Claude Code replaces a hook's output over 10,000 characters with a short
 #: preview and a file path, without telling the model (anthropics/claude-code

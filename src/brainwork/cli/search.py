@@ -13,11 +13,6 @@ from brainwork.cli.common import echo, echo_json, open_store, synced, vault_opti
 from brainwork.config import Config
 from brainwork.errors import UserError
 
-#: Matches scoring below this (rapidfuzz WRatio, 0-100) are left out; the
-#: palette's own cutoff, so both find the same pages.
-SEARCH_CUTOFF = 50
-
-
 @click.command("search")
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True, help="At most this many pages.")
@@ -27,8 +22,9 @@ SEARCH_CUTOFF = 50
 def search_cmd(config: Config, query: tuple[str, ...], limit: int, type_: str | None, as_json: bool) -> None:
     """Pages whose title, alias or id best match QUERY, best first.
 
-    Prints one line per page: score (0-100), id, title and type; with
-    --json a list of {"id", "title", "type", "score"}.
+    Whole words and word starts in a title or alias rank above a match
+    inside a word or with a typo. Prints one line per page: score (0-100),
+    id, title and type; with --json a list of {"id", "title", "type", "score"}.
     """
     from brainwork.analysis.search import PageSearch
     from brainwork.store import graph
@@ -41,7 +37,7 @@ def search_cmd(config: Config, query: tuple[str, ...], limit: int, type_: str | 
     with open_store(config) as store:
         synced(config, store)
         pages = graph.list_pages(store, type_)
-    hits = PageSearch(pages).search(text, limit=limit, cutoff=SEARCH_CUTOFF)
+    hits = PageSearch(pages).search(text, limit=limit)
     if as_json:
         echo_json([{"id": h.id, "title": h.title, "type": h.type, "score": round(h.score, 1)} for h in hits])
         return
