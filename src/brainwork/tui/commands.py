@@ -15,6 +15,7 @@ import asyncio
 from functools import partial
 from typing import Callable, Iterator
 
+from rich.cells import cell_len, set_cell_size
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
@@ -23,6 +24,24 @@ from brainwork.tui.workbench import Workbench
 
 #: Page hits shown per query.
 PAGE_HITS = 20
+
+#: Cells of a palette row that hold no text: Textual's CommandList pads
+#: each option by 2 on either side, and its vertical scrollbar takes 2 more
+#: once the list scrolls. Textual measures an option's height before the
+#: scrollbar appears, so a row that fits only without it wraps into a
+#: second line that is never drawn (the page id went missing): page rows
+#: are fitted to the narrower width.
+PALETTE_CHROME = 6
+#: A page title is cut no shorter than this (cells); below it, the type and
+#: id go to a second line of their own.
+TITLE_MIN = 12
+
+
+def fit_title(title: str, room: int) -> str:
+    """``title`` cut with "…" to at most ``room`` cells."""
+    if cell_len(title) <= room:
+        return title
+    return set_cell_size(title, max(room - 1, 0)).rstrip() + "…"
 
 #: The palette's page operations: (graph pane action, title, help).
 PAGE_OPERATIONS = (
@@ -54,13 +73,21 @@ class PageCommands(Provider):
             return
         # rapidfuzz releases the GIL; a thread keeps typing smooth on 10k titles.
         hits = await asyncio.to_thread(app.page_search.search, text, PAGE_HITS)
+        width = app.size.width - PALETTE_CHROME
         for hit in hits:
-            display = Content.from_markup(
-                "page: $title  [$text-muted]$type · $id[/]",
-                title=shown(hit.title or hit.id),
-                type=hit.type or "untyped",
-                id=shown(hit.id),
-            )
+            type_, id_ = hit.type or "untyped", shown(hit.id)
+            # The title gives way, not the id: the id tells pages of one title apart.
+            room = width - cell_len(f"page:   {type_} · {id_}")
+            title = shown(hit.title or hit.id)
+            if room >= TITLE_MIN:
+                display = Content.from_markup(
+                    "page: $title  [$text-muted]$type · $id[/]", title=fit_title(title, room), type=type_, id=id_,
+                )
+            else:  # a long id: a line break of our own, which Textual measures right
+                display = Content.from_markup(
+                    "page: $title\n      [$text-muted]$type · $id[/]",
+                    title=fit_title(title, width - cell_len("page: ")), type=type_, id=id_,
+                )
             yield Hit(
                 hit.score / 100,
                 display,
