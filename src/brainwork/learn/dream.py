@@ -185,7 +185,7 @@ class Accepted:
 def _pending(store: Store, pid: int) -> rq.ProposalRow:
     row = rq.get(store, pid)
     if row is None:
-        raise UserError(f"no proposal {pid} in the review queue (`brainwork dream --json` lists them)")
+        raise UserError(f"no proposal {pid} in the review queue (`brainwork dream list` lists them)")
     if row.state != "pending":
         raise UserError(f"proposal {pid} was {row.state} already")
     return row
