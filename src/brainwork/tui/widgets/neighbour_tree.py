@@ -95,7 +95,8 @@ class NeighbourTree(Tree[NodeInfo]):
     def _page_text(self, row: Neighbour, prefix: str = "") -> Text:
         if row.dead:
             return Text.assemble(
-                prefix, ("✗ ", self._colour("error")), (shown(row.id), self._colour("error")),
+                # the target as written (``title``; the id is the normalised form)
+                prefix, ("✗ ", self._colour("error")), (shown(row.title or row.id), self._colour("error")),
                 (" (dead link)", self._colour("error") + Style(italic=True)),
             )
         text = Text(prefix)
