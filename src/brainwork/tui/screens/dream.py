@@ -29,6 +29,25 @@ from brainwork.tui.learning import ReloadWhenShown
 from brainwork.tui.modals.confirm import ConfirmScreen
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
+from brainwork.wording import counted
+
+#: A dream proposal kind (:data:`brainwork.learn.dream.KINDS`) as a counted
+#: noun, singular and plural; a kind not named here is shown as it is.
+KIND_NOUNS: dict[str, tuple[str, str]] = {
+    "candidate-rules": ("candidate rule", "candidate rules"),
+    "merge": ("page merge", "page merges"),
+    "retitle": ("retitle", "retitles"),
+    "merge-rules": ("rule merge", "rule merges"),
+    "retire-rule": ("rule to retire", "rules to retire"),
+}
+
+
+def gathered_text(found: dict[str, int], pending: int) -> str:
+    """The toast after a dream pass: ``found`` proposals per kind (zeros
+    left out), ``pending`` the review queue's length after it, e.g.
+    "Dream pass: 1 retitle, 2 page merges (3 pending)."."""
+    parts = [counted(n, *KIND_NOUNS.get(kind, (kind, kind))) for kind, n in found.items() if n]
+    return f"Dream pass: {', '.join(parts) or 'nothing'} ({pending} pending)."
 
 
 class DreamLoaded(Message):
@@ -293,8 +312,7 @@ class DreamScreen(ReloadWhenShown, PaneScreen):
             return dream(config, store)
 
         def said(report) -> str:
-            found = ", ".join(f"{n} {k}" for k, n in report.found.items() if n) or "nothing"
-            return f"Dream pass: {found} ({len(report.proposals)} pending)."
+            return gathered_text(report.found, len(report.proposals))
 
         # The pass ranks rules by meaning: the model loads first, outside the
         # store's exclusive hold.
