@@ -10,6 +10,7 @@ import pytest
 from brainwork.config import load_config
 from brainwork.index.sync import sync
 from brainwork.learn.consolidate import _sentences, draft_rule, restate_counts, rule_sentence, title_from
+from brainwork.learn.rules import CENTRAL_LINE
 from brainwork.store import Store
 from brainwork.store import learning as q
 
@@ -53,6 +54,34 @@ FILES = dict([
                 "Link every figure to its source.", "Readers check numbers."),
     _correction("2026-10-21-no-task-b", None, "2026-10-21", "Quoted a number from memory.",
                 "Take every number from the report and link it.", "Memory is wrong more often than data."),
+    # apply: a shared tag and a word of both task titles
+    _task("2026-10-03-debug-stripe-webhook", "Debug the Stripe webhook in staging", "stripe", "2026-10-03"),
+    _task("2026-10-29-stripe-payment-webhooks", "Handle Stripe payment webhooks in the shop backend", "stripe", "2026-10-29"),
+    _correction("2026-10-03-key-in-slack", "2026-10-03-debug-stripe-webhook", "2026-10-03",
+                "Deleted the Slack message that showed the live key.",
+                "Roll the key in the Stripe dashboard, then update 1Password and the deploy config with the new one.",
+                "Deleting does nothing for people who already copied it.", "stripe"),
+    _correction("2026-10-29-unsigned-posts", "2026-10-29-stripe-payment-webhooks", "2026-10-29",
+                "Trusted any POST to the hook.", "Verify the signature header against the endpoint secret.",
+                "Anyone can post to a public URL.", "stripe"),
+    # apply: only words shared, a plural beside a singular
+    _correction("2026-10-05-sheet-passwords", None, "2026-10-05", "Moved the passwords to a hidden tab.",
+                "Treat every password in that sheet as burned.", "Hidden tabs are visible to editors."),
+    _correction("2026-10-26-notion-password", None, "2026-10-26", "Wrote the warehouse password into Notion.",
+                "Keep it in Bitwarden and link the item.", "Notion pages are shared widely."),
+    # apply: no tag or word common to all; tags or words that cover them
+    _correction("2026-10-11-refund-promise", None, "2026-10-11", "Promised a refund.",
+                "Say billing reviews refunds within two days.", "Only billing approves them.", "billing"),
+    _correction("2026-10-12-cache-advice", None, "2026-10-12", "Suggested clearing caches again.",
+                "Scroll through the conversation first.", "She had done it already.", "support"),
+    _correction("2026-10-13-invoice-total", None, "2026-10-13", "Typed the totals by hand.",
+                "Take the invoice totals from the export.", "Hand-typed sums drift."),
+    _correction("2026-10-14-invoice-date", None, "2026-10-14", "Dated invoices by the send day.",
+                "Date each invoice by its delivery and each refund by its return.", "Tax periods follow delivery."),
+    _correction("2026-10-16-ledger-refunds", None, "2026-10-16", "Booked refunds as negative sales.",
+                "Book refunds on the ledger's returns account.", "Sales figures must stay gross."),
+    _correction("2026-10-17-chart-axis", None, "2026-10-17", "Started the bar axis at 40.",
+                "Start bar axes at zero.", "Truncated bars exaggerate."),
 ])
 
 
@@ -125,8 +154,78 @@ def test_counts_do_not_invent_tasks(drafted):
      "Put the currency code on every price, never a bare number"),
     ("Print the endpoint you are pointed at and check it matches the one the ticket names before anything runs.",
      "Print the endpoint you are pointed at"),
+    # a trailing condition stays when the phrase fits: an aside between dashes goes
+    ("Go through everything she has already sent - subject, attachments, earlier replies - before requesting details.",
+     "Go through everything she has already sent before requesting details"),
+    ("Select the whole table, or use a filter view, before sorting.",
+     "Select the whole table, or use a filter view, before sorting"),
+    # ... and an aside between commas too, when only the shorter phrase fits
+    ("Go through the whole thread, every attachment and every earlier reply included, before requesting details.",
+     "Go through the whole thread before requesting details"),
+    # too long whole: still a complete phrase
+    ("Store the survey row ID in a custom field and skip rows that already have a ticket.",
+     "Store the survey row ID in a custom field"),
+    ("Treat every password in that sheet as burned - change each one and store the new ones in Bitwarden.",
+     "Treat every password in that sheet as burned"),
+    ("Roll the key in the Stripe dashboard, then update 1Password and the deploy config with the new one.",
+     "Roll the key in the Stripe dashboard"),
 ])
 def test_titles_are_complete_phrases(correct, title):
     rule = rule_sentence(correct)
     assert len(_sentences(rule)) == 1
     assert title_from(rule) == title
+
+
+@pytest.mark.parametrize("correct, rule", [
+    # a second instruction goes: ", then", "; ", ", and <verb>", ", and <subordinate clause>"
+    ("Roll the key in the Stripe dashboard, then update 1Password and the deploy config with the new one.",
+     "Roll the key in the Stripe dashboard."),
+    ("Describe the error and give the account ID; if they need credentials they can reset them.",
+     "Describe the error and give the account ID."),
+    ("Read the internal notes and the linked issues, and open with where things stand.",
+     "Read the internal notes and the linked issues."),
+    ("Send an Idempotency-Key with every charge, and after a timeout list the recent charges before trying again.",
+     "Send an Idempotency-Key with every charge."),
+    ("Before running the migration, check the backup, and then start it.", "Before running the migration, check the backup."),
+    # one instruction stays whole
+    ("Select the whole table, or use a filter view, before sorting.", "Select the whole table, or use a filter view, before sorting."),
+    ("Open the failing job's output first and find the failing assertion.",
+     "Open the failing job's output first and find the failing assertion."),
+    ("Tell the customer billing reviews refunds within two days, and that you have passed hers on.",
+     "Tell the customer billing reviews refunds within two days, and that you have passed hers on."),
+    ("Check the logs, metrics, and traces for the request.", "Check the logs, metrics, and traces for the request."),
+    ("Read the Retry-After header, sleep that long, then carry on.", "Read the Retry-After header, sleep that long, then carry on."),
+    ('Sign off with "Kind regards, and thanks", as in our macros.', 'Sign off with "Kind regards, and thanks", as in our macros.'),
+    ("Use v3, and not v1.", "Use v3, and not v1."),
+])
+def test_the_rule_is_one_instruction(correct, rule):
+    assert rule_sentence(correct) == rule
+
+
+def test_a_second_instruction_stays_in_the_body(drafted):
+    d = drafted(["2026-10-03-key-in-slack", "2026-10-29-unsigned-posts"])
+    assert d.central == "corrections/2026-10-03-key-in-slack"  # two members: the tie goes to the first id
+    assert d.rule == "Roll the key in the Stripe dashboard."
+    whole = "Roll the key in the Stripe dashboard, then update 1Password and the deploy config with the new one."
+    central_line = next(line for line in d.text.splitlines() if line.startswith(CENTRAL_LINE))
+    assert central_line.endswith(f"“{whole}”")
+
+
+@pytest.mark.parametrize("ids, apply", [
+    # tags every piece shares, with a word of every task title (the plural written)
+    (["2026-10-03-key-in-slack", "2026-10-29-unsigned-posts"], "when a task is about stripe work and involves webhooks"),
+    # tags alone (a tag may be an adjective: "german")
+    (["2026-10-01-informal-du", "2026-10-08-informal-greeting"], "when a task is about german and translation work"),
+    (["2026-10-01-informal-du", "2026-10-08-informal-greeting", "2026-10-15-glossary-terms"],
+     "when a task is about translation work"),
+    # words alone: "passwords", not "involves password"; "numbers", not a bare "link"
+    (["2026-10-05-sheet-passwords", "2026-10-26-notion-password"], "when a task involves passwords"),
+    (["2026-10-20-no-task-a", "2026-10-21-no-task-b"], "when a task involves numbers"),
+    # nothing common to all: tags, else words, that cover every piece
+    (["2026-10-11-refund-promise", "2026-10-12-cache-advice"], "when a task is about billing or support work"),
+    (["2026-10-13-invoice-total", "2026-10-14-invoice-date", "2026-10-16-ledger-refunds"],
+     "when a task involves invoices or refunds"),
+    (["2026-10-17-chart-axis", "2026-10-12-cache-advice"], "when a task could repeat the mistake these corrections describe"),
+])
+def test_apply_reads_as_a_condition_in_every_branch(drafted, ids, apply):
+    assert drafted(ids).apply == apply

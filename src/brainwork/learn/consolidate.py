@@ -554,12 +554,64 @@ def _drop_specifics(text: str) -> str:
     return out if len(out.split()) >= 5 else _one_line(text)
 
 
+#: Where a second instruction starts inside one sentence: ", then ...",
+#: ", and then ...", or ", and " before a word that opens a clause of its
+#: own (``word``: checked against :data:`_CONTINUES`). "X before Y" and
+#: "X and Y" (no comma) are one instruction and have no match here.
+_NEXT_STEP = re.compile(r",\s+(?:and\s+)?then\s+(?=\S)|,\s+and\s+(?=(?P<word>[a-z][\w'-]*)\s+\S)")
+#: Words after ", and " that continue the first instruction rather than
+#: start a second one: determiners, pronouns, prepositions, negation
+#: ("the linked issues", "that you've passed hers on", "not v1").
+_CONTINUES = frozenset(
+    "a an the this that these those its it their them they his her hers him he she our we us your you my me i "
+    "one ones some any every each all both either neither no not nor none so as than to of for with without in "
+    "into on onto at by from via per about over under within between through other others such same more most "
+    "less fewer few many much own which who whom whose what where whether there here also too".split()
+)
+
+
+def _plain(text: str) -> list[bool]:
+    """Per character: True when outside brackets and quotes."""
+    ok = _outside_brackets(text)
+    for m in _QUOTED.finditer(text):
+        ok[m.start():m.end()] = [False] * (m.end() - m.start())
+    return ok
+
+
+def _first_instruction(sentence: str) -> str:
+    """``sentence`` up to where a second instruction starts (:data:`_NEXT_STEP`,
+    outside brackets and quotes): "Roll the key, then update the config" ->
+    "Roll the key". It splits only outside a series, when the main clause
+    has no earlier comma ("A, B, and C" is one list), and ", and <word>"
+    only before a word not in :data:`_CONTINUES`. A first part that is not
+    a complete phrase keeps the sentence whole."""
+    ok = _plain(sentence)
+    lead = _LEADING_CLAUSE.match(sentence)
+    main_at = lead.start("main") if lead else 0
+    for m in _NEXT_STEP.finditer(sentence):
+        if not ok[m.start()]:
+            continue
+        if m.group("word") in _CONTINUES:
+            continue
+        if any(ok[i] and sentence.startswith(", ", i) for i in range(main_at, m.start())):
+            # a series ("check the logs, metrics, and traces"; "read the
+            # header, sleep that long, then carry on"): cut, it would be a
+            # comma splice of the first items
+            continue
+        head = sentence[: m.start()].rstrip()
+        if _ends_complete(head):
+            return head
+    return sentence
+
+
 def rule_sentence(correct: str) -> str:
     """The one instruction a rule states, from a correction's ``correct``:
-    its first sentence (``;`` ends one), a modal opening removed
-    ("should have read" -> "Read"), bracketed figures dropped, capitalised,
-    ending in a full stop. ``""`` for an empty text."""
-    first = _first_sentence(correct)
+    its first sentence (``;`` ends one) up to a second instruction joined
+    by ", then" or ", and <verb>" (:func:`_first_instruction`; the rest
+    stays in the drafted body, which quotes the whole ``correct``), a modal
+    opening removed ("should have read" -> "Read"), bracketed figures
+    dropped, capitalised, ending in a full stop. ``""`` for an empty text."""
+    first = _first_instruction(_first_sentence(correct))
     if not first:
         return ""
     stripped = _MODAL.sub("", first)
@@ -615,13 +667,25 @@ def _shorten(text: str, limit: int) -> str:
     return min(every, key=len) if every else text
 
 
+#: An aside between two dashes, with text after it.
+_DASH_ASIDE = re.compile(r"\s[—–-]\s(?:(?!\s[—–-]\s).)+?\s[—–-]\s(?=\S)")
+#: An instruction, an aside between commas, and a trailing condition
+#: ("Go through the thread, every attachment included, before asking").
+_COMMA_ASIDE = re.compile(
+    r"^(?!(?:before|after|when|whenever|if|unless|once|while|until)\b)(?P<main>[^,;:]+?),\s[^,;:]+,\s(?P<cond>(?:before|after|when|whenever|until|unless|once|if)\s[^,;:]+)$", re.I
+)
+
+
 def title_from(rule: str, limit: int = TITLE_CHARS) -> str:
     """A page title from a rule sentence: a complete phrase, never cut
     mid-clause.
 
-    Brackets are dropped; a leading condition moves behind the instruction
-    when both fit (``"Before running the migration, check the backup: …"``
-    -> ``"Check the backup before running the migration"``); a long
+    Brackets and an aside between dashes are dropped; an aside between
+    commas too when the phrase is too long with it and fits without it
+    (so a trailing "before/after/when/until/unless ..." condition stays);
+    a leading condition moves behind the instruction when both fit
+    (``"Before running the migration, check the backup: …"`` ->
+    ``"Check the backup before running the migration"``); a long
     instruction is shortened at a clause boundary (:func:`_shorten`).
     ``limit``: characters, kept whenever a boundary allows. No final stop.
     """
@@ -629,11 +693,19 @@ def title_from(rule: str, limit: int = TITLE_CHARS) -> str:
     # An example quoted after a comma or colon (', "USD 1,299"') is not the phrase.
     unquoted = re.sub(r"\s*[,:]\s*[\"“][^\"”]*[\"”]", "", text)
     text = unquoted if _ends_complete(unquoted) else text
+    # A pair of dashes holds an aside ("everything she sent - subject,
+    # attachments - before asking"): the phrase goes on after it.
+    bare = _one_line(_DASH_ASIDE.sub(" ", text))
+    text = bare if _ends_complete(bare) else text
     # A colon or dash introduces details (a list, an example): the phrase ends there.
     head = re.split(r":\s|\s[—–-]\s", text, maxsplit=1)[0]
     text = head if _ends_complete(head) else text
     if not text:
         return "Candidate rule"
+    m = _COMMA_ASIDE.match(text)
+    if len(text) > limit and m and len(m.group("main")) + 1 + len(m.group("cond")) <= limit:
+        # too long with its aside, whole without: the condition stays
+        text = f"{m.group('main')} {m.group('cond')}"
     m = _LEADING_CLAUSE.match(text)
     if m:
         main = _shorten(m.group("main").rstrip(".!?;:, "), limit)
@@ -706,11 +778,11 @@ _TYPE_TAGS = frozenset({"rule", "correction", "task"})
 class _Item:
     """One piece of evidence for ``apply``: a correction with its tasks.
     ``tags``: folded tags of the correction and its tasks; ``terms``: folded
-    content words of both (key -> a surface form); ``task_terms``: the
+    content words of both (key -> the lower-case forms written); ``task_terms``: the
     folded words of the task titles."""
 
     tags: set[str]
-    terms: dict[str, str]
+    terms: dict[str, set[str]]
     task_terms: set[str]
 
 
@@ -726,16 +798,28 @@ def _evidence_items(members: list[dict], tasks: dict[str, dict]) -> list[_Item]:
         terms: dict[str, str] = {}
         for w in re.findall(_TERM, text):
             if w.lower() not in stop and not any(ch.isdigit() for ch in w):
-                terms.setdefault(_term_key(w), w.lower())
+                terms.setdefault(_term_key(w), set()).add(w.lower())
         task_terms = {_term_key(w) for w in re.findall(_TERM, task_text) if w.lower() not in stop}
         items.append(_Item(tags, terms, task_terms))
     return items
 
 
+def _reads_plural(form: str) -> bool:
+    """True for a word that reads right after "involves" whatever its part
+    of speech: a plural (``passwords``) or an ``-ing`` form (``sorting``)."""
+    return (form.endswith("s") and not form.endswith(("ss", "us", "is"))) or (form.endswith("ing") and len(form) > 6)
+
+
 def _surface(items: list[_Item], key: str) -> str:
-    """The shortest way the evidence writes the word with stem ``key``
-    (``join`` rather than ``joined``)."""
-    return min((i.terms[key] for i in items if key in i.terms), key=lambda w: (len(w), w))
+    """How ``apply`` writes the word with stem ``key``, after "involves": a
+    plural the evidence writes beside a singular (``passwords``, not the
+    bare count noun ``password``), else an ``-ing`` form (``sorting``), else
+    the shortest form written (``join`` rather than ``joined``). Only forms
+    the evidence writes: no inflection is guessed."""
+    forms = {w for i in items for w in i.terms.get(key, ())}
+    plural = {w for w in forms if _reads_plural(w) and w.endswith("s") and any(not v.endswith("s") for v in forms)}
+    pool = plural or {w for w in forms if _reads_plural(w)} or forms
+    return min(pool, key=lambda w: (len(w), w))
 
 
 def _join(words: list[str], last: str) -> str:
@@ -763,13 +847,17 @@ def _cover(sets: list[set[str]], limit: int) -> list[str] | None:
 def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
     """When a rule applies, as a condition starting ``"when "``, derived
     from what the evidence has in common: the tags every correction (with
-    its tasks) carries, with up to two words every task title uses; without
+    its tasks) carries, as a kind of work (a tag may be a noun, an adjective
+    or a tool's name: "when a task is about tls work"), with up to two words
+    every task title uses ("... and involves certificates"); without
     a shared tag, the content words every correction and its task use
     (task-title words first). It never names a narrower class than the
     evidence: a tag or word missing from one piece of evidence is not
     required; when nothing is common to all, a short ``or`` list that
-    covers every piece is named instead. Every word comes from the
-    evidence, so no language, system or tool is invented.
+    covers every piece is named instead ("when a task is about ci or
+    testing work", "when a task involves exports or imports"). Every word comes
+    from the evidence (:func:`_surface`: in a form it writes), so no
+    language, system or tool is invented.
     """
     items = _evidence_items(members, tasks)
     if not items:
@@ -784,17 +872,21 @@ def apply_condition(members: list[dict], tasks: dict[str, dict]) -> str:
     # is shared.
     pool = (in_titles & common) if tags else common
     ranked = sorted((k for k in pool if not near_tag(k)), key=lambda k: (k not in in_titles, k))
-    words = [_surface(items, k) for k in ranked[: 2 if tags else APPLY_TERMS]]
+    surfaces = [_surface(items, k) for k in ranked]
+    # "involves" reads right with a plural or an -ing form; a bare form may
+    # be a count noun or a verb ("involves link"), so it is named only when
+    # no shared word reads right.
+    words = ([w for w in surfaces if _reads_plural(w)] or surfaces)[: 2 if tags else APPLY_TERMS]
     if tags and words:
-        return f"when a task is tagged {_join(tags, 'and')} and involves {_join(words, 'and')}"
+        return f"when a task is about {_join(tags, 'and')} work and involves {_join(words, 'and')}"
     if tags:
-        return f"when a task is tagged {_join(tags, 'and')}"
+        return f"when a task is about {_join(tags, 'and')} work"
     if words:
         return f"when a task involves {_join(words, 'and')}"
     if all(i.tags for i in items):
         cover = _cover([i.tags for i in items], APPLY_TERMS)
         if cover:
-            return f"when a task is tagged {_join(sorted(cover), 'or')}"
+            return f"when a task is about {_join(sorted(cover), 'or')} work"
     # Words shared by at least two pieces of evidence, covering all of them.
     df: dict[str, int] = {}
     for i in items:
