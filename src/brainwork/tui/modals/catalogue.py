@@ -62,7 +62,7 @@ def dialogs() -> list[Dialog]:
         Dialog(ParseErrorsScreen, "Parse errors", "palette: `index: parse errors`",
                also="`up`/`down` choose a file; `enter` shows its page in the graph pane"),
         Dialog(ReplayScreen, "Replay", "Rules: `p`"),
-        Dialog(HelpScreen, "Help", "`?` in any pane", also="`enter` on the last title unfolds Textual's keys"),
+        Dialog(HelpScreen, "Help", "`?` in any pane"),
     ]
 
 

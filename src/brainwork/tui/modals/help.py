@@ -1,6 +1,6 @@
 """The help screen (``?``): the pane's own keys first, the app's keys next,
 and Textual's generic keys (scrolling, input editing) in a folded section
-at the end (``enter`` on its title unfolds it)."""
+at the end (``enter`` unfolds it, wherever the dialog is scrolled)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Collapsible, Static
 
@@ -25,6 +26,9 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close help"),
         Binding("j", "scroll('down')", "Scroll down", show=False),
         Binding("k", "scroll('up')", "Scroll up", show=False),
+        # Nothing in the dialog has focus when it opens, so the fold's own
+        # enter (on its focused title) would need a tab first.
+        Binding("enter", "toggle_generic", "Unfold or fold Textual's keys", show=False),
     ]
 
     def __init__(self, screen: Screen):
@@ -34,7 +38,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         sections = help_sections(self.app, self.pane_screen)
         with Vertical(id="help-dialog"):
-            yield Static("Key bindings  ·  esc closes", id="help-title")
+            yield Static("Key bindings  ·  esc closes  ·  enter unfolds Textual's keys", id="help-title")
             with VerticalScroll(id="help-scroll"):
                 for section in sections:
                     if not section.generic:
@@ -59,6 +63,16 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(keys, row.description)
         yield Static(section.title, classes="help-section")
         yield Static(table, classes="help-table")
+
+    def action_toggle_generic(self) -> None:
+        """Unfold Textual's keys and show them, or fold them again."""
+        try:
+            fold = self.query_one("#help-generic", Collapsible)
+        except NoMatches:
+            return
+        fold.collapsed = not fold.collapsed
+        if not fold.collapsed:
+            self.call_after_refresh(fold.scroll_visible, top=True)
 
     def action_scroll(self, direction: str) -> None:
         scroll = self.query_one("#help-scroll", VerticalScroll)
