@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from brainwork.learn.dream import KINDS
-from brainwork.tui.screens.dream import KIND_NOUNS, gathered_text
+from brainwork.learn.dream import KIND_NOUNS, KINDS
+from brainwork.tui.screens.dream import gathered_text
 
 
 def test_the_toast_counts_with_plurals() -> None:

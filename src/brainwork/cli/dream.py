@@ -52,7 +52,7 @@ def dream_cmd(config: Config, action: str | None, proposal: int | None, as_json:
             if as_json:
                 echo_json(report.to_json())
                 return
-            found = ", ".join(f"{n} {k}" for k, n in report.found.items() if n) or "nothing to propose"
+            found = d.found_text(report.found) or "nothing to propose"
             echo(f"dream: {found} ({report.seconds:.1f} s); the vault is unchanged")
             for p in report.proposals:
                 echo(_line(p))

@@ -30,6 +30,21 @@ from brainwork.store import review as rq
 
 #: Proposal kinds, in the order a run gathers them.
 KINDS = ("candidate-rules", "merge", "retitle", "merge-rules", "retire-rule")
+#: Each kind as a counted noun (singular, plural), for what a pass found.
+KIND_NOUNS: dict[str, tuple[str, str]] = {
+    "candidate-rules": ("candidate rule", "candidate rules"),
+    "merge": ("page merge", "page merges"),
+    "retitle": ("retitle", "retitles"),
+    "merge-rules": ("rule merge", "rule merges"),
+    "retire-rule": ("rule to retire", "rules to retire"),
+}
+
+
+def found_text(found: dict[str, int]) -> str:
+    """What a pass found, ``{kind: count}``, as "1 retitle, 2 page merges"
+    (zeros left out; "" for nothing); a kind not in :data:`KIND_NOUNS` is
+    named as it is."""
+    return ", ".join(counted(n, *KIND_NOUNS.get(kind, (kind, kind))) for kind, n in found.items() if n)
 #: Kinds whose accept step cannot be undone (it asks for confirmation).
 IRREVERSIBLE = frozenset({"merge", "merge-rules"})
 

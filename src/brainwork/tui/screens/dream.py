@@ -29,25 +29,15 @@ from brainwork.tui.learning import ReloadWhenShown
 from brainwork.tui.modals.confirm import ConfirmScreen
 from brainwork.tui.screens.base import PaneScreen
 from brainwork.tui.widgets.fitted_table import ColumnSpec, FittedTable
-from brainwork.wording import counted
-
-#: A dream proposal kind (:data:`brainwork.learn.dream.KINDS`) as a counted
-#: noun, singular and plural; a kind not named here is shown as it is.
-KIND_NOUNS: dict[str, tuple[str, str]] = {
-    "candidate-rules": ("candidate rule", "candidate rules"),
-    "merge": ("page merge", "page merges"),
-    "retitle": ("retitle", "retitles"),
-    "merge-rules": ("rule merge", "rule merges"),
-    "retire-rule": ("rule to retire", "rules to retire"),
-}
 
 
 def gathered_text(found: dict[str, int], pending: int) -> str:
     """The toast after a dream pass: ``found`` proposals per kind (zeros
     left out), ``pending`` the review queue's length after it, e.g.
     "Dream pass: 1 retitle, 2 page merges (3 pending)."."""
-    parts = [counted(n, *KIND_NOUNS.get(kind, (kind, kind))) for kind, n in found.items() if n]
-    return f"Dream pass: {', '.join(parts) or 'nothing'} ({pending} pending)."
+    from brainwork.learn.dream import found_text
+
+    return f"Dream pass: {found_text(found) or 'nothing'} ({pending} pending)."
 
 
 class DreamLoaded(Message):
