@@ -545,18 +545,23 @@ def _one_hop(store: Store, ids: list[str]) -> list[tuple]:
         start = "UNWIND $ids AS i MATCH (a:Page {id: i})"
     out_q = (
         f"{start}-[r]->(b) "
-        "RETURN a.id AS via, label(r) AS edge, label(b) AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
+        "RETURN a.id AS via, label(r) AS edge, label(b) AS kind, b.id AS id, b.title AS title, b.type AS type, "
+        # a dead link's title: its target as the page writes it (``CON``;
+        # the Missing id is the normalised key, ``con``)
+        "count(r) AS count, min(r.target) AS written"
     )
     in_q = (
         f"{start}<-[r]-(b:Page) "
-        "RETURN a.id AS via, label(r) AS edge, 'Page' AS kind, b.id AS id, b.title AS title, b.type AS type, count(r) AS count"
+        "RETURN a.id AS via, label(r) AS edge, 'Page' AS kind, b.id AS id, b.title AS title, b.type AS type, "
+        "count(r) AS count, '' AS written"
     )
     rows: list[tuple] = []
     for direction, q in (("out", out_q), ("in", in_q)):
-        for via, table, kind, id_, title, type_, n in store.execute(q, params):
+        for via, table, kind, id_, title, type_, n, written in store.execute(q, params):
             dead = kind == "Missing"
             rows.append(
-                (_EDGE_BY_TABLE[table], direction, id_, id_ if dead else title, None if dead else type_, dead, via, n)
+                (_EDGE_BY_TABLE[table], direction, id_, (written or id_) if dead else title, None if dead else type_, dead,
+                 via, n)
             )
     order = {name: i for i, name in enumerate(EDGE_NAMES)}
     rows.sort(key=lambda r: (r[6], order[r[0]], r[1] != "out", r[5], r[2]))

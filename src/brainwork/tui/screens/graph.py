@@ -10,7 +10,6 @@ docs/architecture.md ("The workbench", "The panes").
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable
@@ -121,27 +120,6 @@ def iso_created(created: str | None) -> str | None:
     except ValueError:
         return None
     return text
-
-
-def written_dead_names(store, page_id: str, rows: list[Neighbour]) -> list[Neighbour]:
-    """``rows`` with each dead link's ``title`` the target as its page
-    writes it (``CON``), where the neighbourhood gives the normalised
-    missing id (``con``). The written form is read from the edges of the
-    pages that write dead links only (the centre, or a hop-1 page for a
-    hop-2 row), usually none or one page."""
-    vias = {r.via or page_id for r in rows if r.dead}
-    if not vias:
-        return rows
-    written: dict[tuple[str, str], str] = {}
-    for via in sorted(vias):
-        edges = graph.page_edges(store, via)
-        for e in (*edges.out, *edges.in_):
-            if e.dead and e.target:
-                written.setdefault((via, e.other), e.target)
-    return [
-        dataclasses.replace(r, title=written.get((r.via or page_id, r.id), r.title)) if r.dead else r
-        for r in rows
-    ]
 
 
 def start_page(pages: list[PageRow]) -> str | None:
@@ -595,7 +573,6 @@ class GraphScreen(PreviewReader, PaneScreen):
                     self.post_message(PageMovedAway(request_id, page_id, new))
                     return
             rows = graph.neighbourhood(store, page_id, hops) if page is not None else []
-            rows = written_dead_names(store, page_id, rows)
         if not worker.is_cancelled:
             self.post_message(NeighbourhoodLoaded(request_id, page_id, page, rows, hops))
 
