@@ -22,3 +22,9 @@ class UnsafePath(UserError):
 
 class PageNotFound(UserError):
     """No page matches the given name."""
+
+
+class SteppedPast(UserError):
+    """An undo met an operation that cannot be undone (a merge) and stepped
+    past it: no file changed, but the undo log did (the next undo reverts
+    the operation before it)."""

@@ -140,6 +140,8 @@ async def test_a_merge_is_listed_as_not_undoable_with_its_files(sample_config, s
         await settle(pilot)
         assert not (sample_config.vault / "tools/pgdump.md").exists()
         assert [str(c) for c in table.get_row_at(0)][1:3] == ["passed", "merge"]
+        said = toasts(app)[-1]  # a warning that says what changed, not "nothing was done"
+        assert said.severity == "warning" and "stepped past" in said.title and "cannot be undone" in said.message
         head = plain(screen.query_one("#undo-detail-head"))
         assert "passed" in head and "still applied" in head
         assert "undone (U redoes it)" not in head and "No file changed." not in head

@@ -10,7 +10,7 @@ and marks it stepped past (:data:`~brainwork.ops.operation.PASSED`).
 from __future__ import annotations
 
 from brainwork.config import Config
-from brainwork.errors import UserError
+from brainwork.errors import SteppedPast, UserError
 from brainwork.ops import files
 from brainwork.ops.journal import LOCK, JournalEntry
 from brainwork.ops.operation import PASSED, Operation, decode_changes
@@ -25,8 +25,10 @@ def undo(config: Config, store: Store) -> Operation:
     back and its store actions are reversed. Returns it (state 'undone').
 
     Raises:
-        UserError: nothing to undo, the newest is irreversible, or a file was
-            changed since the operation (names the file; nothing is written).
+        SteppedPast: the newest is irreversible (a merge): it is marked
+            stepped past, so the next undo reverts the one before it.
+        UserError: nothing to undo, or a file was changed since the
+            operation (names the file; nothing is written).
     """
     return _step(config, store, "undo")
 
@@ -56,7 +58,7 @@ def _step(config: Config, store: Store, action: str) -> Operation:
                 f"the next undo would revert {older.kind} #{older.id} ({older.summary})"
                 if older is not None else "there is nothing older to undo"
             )
-            raise UserError(f"{row.kind} #{row.id} ({row.summary}) cannot be undone; {after}")
+            raise SteppedPast(f"{row.kind} #{row.id} ({row.summary}) cannot be undone; {after}")
         changes = decode_changes(undo_log.get(store, row.id).payload)
         if action == "undo":
             changes = [c.reverse() for c in reversed(changes)]

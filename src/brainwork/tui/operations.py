@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from textual.worker_manager import WorkerManager
 
 from brainwork.config import Config
-from brainwork.errors import UserError
+from brainwork.errors import SteppedPast, UserError
 from brainwork.ops import changeset
 from brainwork.service.handle import StoreHandle
 from brainwork.store import Store
@@ -60,7 +60,9 @@ class OperationFinished(Message):
     on success; ``undo_state`` what undo/redo offer now (None after a bug);
     ``done`` an optional callback run on the UI thread after a success (e.g.
     to move a list's cursor); ``reload`` re-reads pages and counts afterwards
-    (False for work that only reads, such as planning a merge)."""
+    (False for work that only reads, such as planning a merge);
+    ``stepped_past`` an undo that met an operation it cannot undo and
+    stepped past it (``error`` says so; the undo log changed, no file did)."""
 
     def __init__(
         self,
@@ -71,8 +73,10 @@ class OperationFinished(Message):
         undo_state: UndoState | None = None,
         done: Callable[[Any], None] | None = None,
         reload: bool = True,
+        stepped_past: bool = False,
     ):
         super().__init__()
+        self.stepped_past = stepped_past
         self.label = label
         self.result = result
         self.message = message
@@ -195,7 +199,8 @@ class OperationRunner:
                     try:
                         result = fn(app.config, store)
                     except UserError as exc:
-                        app.post_message(OperationFinished(label, error=str(exc), undo_state=read_undo_state(store)))
+                        app.post_message(OperationFinished(label, error=str(exc), undo_state=read_undo_state(store),
+                                                           stepped_past=isinstance(exc, SteppedPast)))
                         return
                     state = read_undo_state(store)
             except BaseException:
@@ -219,6 +224,9 @@ class OperationRunner:
             app.background = None
         self.set_undo_state(message.undo_state)
         title = message.label.capitalize()
+        if message.error and message.stepped_past:
+            app.notify(message.error, title=f"{title}: stepped past, no file changed", severity="warning", timeout=15)
+            return
         if message.error:
             app.notify(message.error, title=f"{title}: nothing was done", severity="error", timeout=15)
             return
