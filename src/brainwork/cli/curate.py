@@ -181,18 +181,10 @@ def log_cmd(config: Config, as_json: bool, limit: int | None, with_diff: bool) -
     width = max(len(op.kind) for op in ops)
     for op in ops:
         mark = "*" if op.state == "undone" else " "
-        echo(f"{mark}#{op.id:<4} {op.created}  {op.kind:<{width}}  {_summary_after_kind(op.kind, op.summary)}")
+        echo(f"{mark}#{op.id:<4} {op.created}  {op.kind:<{width}}  {op.description}")
         if with_diff:
             for _, text in op.diff():
                 echo(text.rstrip("\n"))
-
-
-def _summary_after_kind(kind: str, summary: str) -> str:
-    """``summary`` without its leading ``kind``: most operations' summaries
-    start with their kind ("capture task tasks/x", "consolidate: 2 candidate
-    rules"), which the log prints in a column of its own."""
-    head, _, rest = summary.partition(" ")
-    return rest if head in (kind, kind + ":") and rest else summary
 
 
 @click.command("set-type")

@@ -67,6 +67,14 @@ class Operation:
             details=json.loads(row.details) if row.details else {},
         )
 
+    @property
+    def description(self) -> str:
+        """``summary`` without its leading ``kind``, for a list that shows
+        the kind in a column of its own: most summaries start with it
+        ("capture task tasks/x", "consolidate: 2 candidate rules")."""
+        head, _, rest = self.summary.partition(" ")
+        return rest if head in (self.kind, self.kind + ":") and rest else self.summary
+
     def diff(self, context: int = 2) -> list[tuple[str, str]]:
         """``[(path, unified diff text)]`` from before to after, for the undo
         log pane and ``brainwork log --diff``. Needs ``changes`` loaded;

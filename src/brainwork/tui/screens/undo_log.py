@@ -223,7 +223,7 @@ class UndoLogScreen(PaneScreen):
                 state,
                 _cut(op.kind, dim),
                 _cut(format_time(op.created), dim),
-                _cut(op.summary, dim),
+                _cut(op.description, dim),
             ]))
         row = 0
         if keep is not None:
