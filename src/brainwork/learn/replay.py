@@ -329,9 +329,13 @@ def replay(
         else:
             approved_from[r.id] = {c for c in evidence[r.id] if c not in place or place[c][0] <= since}
 
+    # Dates are days (``activated`` is the day of the approval): a task on
+    # that day may have run before the person approved, so it is not taken
+    # as one the rule was active for (no repeat is put down to doctrine)
+    # and counts on neither side of the before/after split below.
     def active_on(r: Rule, day: str) -> bool:
         since, until = _date(r.activated), _date(r.retired)
-        return since is not None and since <= day and (until is None or day < until)
+        return since is not None and since < day and (until is None or day < until)
 
     repeats: list[RepeatCorrection] = []
     repeat_ids: dict[str, set[str]] = {}
@@ -381,7 +385,9 @@ def replay(
         since, until = _date(r.activated), _date(r.retired)
         before, after = Side(), (Side() if since is not None else None)
         for ct in class_list:
-            if after is not None and ct.task not in held and ct.date >= since:
+            if after is not None and ct.task not in held and ct.date == since:
+                continue  # the approval's own day: before or after it is unknown
+            if after is not None and ct.task not in held and ct.date > since:
                 if until is not None and ct.date >= until:
                     continue
                 side = after
