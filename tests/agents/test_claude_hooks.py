@@ -509,7 +509,7 @@ def test_install_replaces_an_older_brainwork_entry_in_place(tmp_path, sample_vau
 
 
 # -- a broken input: one line on stderr, nothing on stdout, exit 0 ----------------------
-@pytest.mark.parametrize("event", hooks.EVENTS)
+@pytest.mark.parametrize("event", [e for e in hooks.EVENTS if e not in hooks.ANSWER_ANYWAY])
 @pytest.mark.parametrize("stdin", ["garbage{", "[1, 2]", ""])
 def test_broken_stdin_says_one_line(event, stdin, sample_vault_copy):
     r = run_hook(event, stdin, sample_vault_copy)
@@ -517,6 +517,18 @@ def test_broken_stdin_says_one_line(event, stdin, sample_vault_copy):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"brainwork hook {event}: "), r.stderr
     assert "stdin" in lines[0] and "nothing done" in lines[0]
+
+
+@pytest.mark.parametrize("stdin", ["garbage{", "[1, 2]", ""])
+def test_session_start_loads_the_doctrine_despite_a_broken_stdin(stdin, sample_vault_copy):
+    """The doctrine depends on nothing in the input: the session still gets
+    it, and the problem is one line on stderr."""
+    r = run_hook("session-start", stdin, sample_vault_copy)
+    assert r.returncode == 0, r.stderr
+    context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "rules/verify-full-cert-chain" in context
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "stdin" in lines[0] and "answered as for an empty input" in lines[0]
 
 
 def test_stop_with_an_unreadable_transcript_says_so(sample_vault_copy, tmp_path):

@@ -89,6 +89,10 @@ class HookInput:
 #: without a prompt there is nothing to recall for, without a transcript and
 #: a session nothing to capture. The other events need nothing from stdin.
 REQUIRED_FIELDS = {"user-prompt-submit": ("prompt",), "stop": ("session_id", "transcript_path")}
+#: Events whose answer depends on nothing in the input: with a broken stdin
+#: they still answer (the problem goes to stderr), since an agent session
+#: started without its doctrine repeats what the rules were approved for.
+ANSWER_ANYWAY = ("session-start",)
 
 
 def input_problem(event: str, hook: HookInput, had_stdin: bool = True) -> str | None:

@@ -37,7 +37,7 @@ def _vault(vault: str | None) -> str | None:
 
 def _run_event(event: str, vault: str | None) -> None:
     """Run one event; see the module doc for why nothing escapes."""
-    from brainwork.agents.hooks import HookInput, input_problem
+    from brainwork.agents.hooks import ANSWER_ANYWAY, HookInput, input_problem
 
     piped = not sys.stdin.isatty()
     try:
@@ -50,7 +50,10 @@ def _run_event(event: str, vault: str | None) -> None:
         echo("brainwork hook: no vault (--vault or $BRAINWORK_VAULT); nothing to do", err=True)
         return
     problem = input_problem(event, hook, had_stdin=piped)
-    if problem:
+    if problem and event in ANSWER_ANYWAY:
+        echo(f"brainwork hook {event}: {problem}; answered as for an empty input", err=True)
+        hook = HookInput()
+    elif problem:
         # Nothing on stdout: context built from a broken input could be wrong,
         # and Claude Code would hand it to the model unannounced.
         echo(f"brainwork hook {event}: {problem}; nothing done", err=True)
