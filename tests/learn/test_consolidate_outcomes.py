@@ -148,6 +148,11 @@ def test_a_partial_approval_restates_the_drafted_body(vault):
         for c in dropped:
             edges = graph.page_edges(store, c)
             assert not any(e.other == drafted for e in edges.in_ + edges.out), c
+        from brainwork.learn.inbox import inbox
+
+        back = {i.id: i for i in inbox(store) if i.id in dropped}
+        assert set(back) == set(dropped)  # in the inbox, and not shown as the candidate's any more
+        assert all(i.cluster is None and i.rules == [] for i in back.values())
     finally:
         store.close()
     assert _run(vault, "undo").exit_code == 0

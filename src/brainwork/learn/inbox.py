@@ -103,6 +103,16 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
     for rule_id, corrs in q.rule_evidence(store).items():
         for c in corrs:
             evidence_of.setdefault(c, []).append(rule_id)
+    def cluster(cid: str) -> dict | None:
+        # The last pass's cluster, unless the candidate it drafted or joined
+        # no longer lists this correction (the person dropped it at
+        # approval, or edited it out): that claim is stale until the next pass.
+        cl = clusters.get(cid)
+        named = cl.get("candidate") if cl else None
+        if named and named in rule_rows and named not in evidence_of.get(cid, ()):
+            return None
+        return cl
+
     items = []
     for r in rows:
         f = r["fields"]
@@ -117,7 +127,7 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
                 correct=_one_line(f.get("correct")),
                 why=_one_line(f.get("why")),
                 tasks=[TaskRef(t, titles.get(t) or t) for t in r["tasks"]],
-                cluster=clusters.get(r["id"]),
+                cluster=cluster(r["id"]),
                 rules=[
                     RuleRef(rid, rule_rows[rid]["title"], rule_rows[rid]["status"])
                     for rid in sorted(evidence_of.get(r["id"], ()))
