@@ -12,7 +12,6 @@ import os
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from datetime import datetime
 from functools import cached_property
 from typing import Callable, Iterable, Iterator
 
@@ -20,6 +19,7 @@ import numpy as np
 import yaml
 from rapidfuzz import fuzz, process, utils
 
+from brainwork.vault.dates import date_problem
 from brainwork.analysis.duplicates import find_duplicates_streamed
 from brainwork.analysis.finding import (
     AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, Finding,
@@ -374,21 +374,6 @@ def _reads_as(value: str) -> str | None:
 _DATE_EXPECTED = "a date YYYY-MM-DD (e.g. 2026-07-29), or a date and time YYYY-MM-DDTHH:MM"
 
 
-def _date_problem(value: str) -> str | None:
-    """Why ``value`` is not an ISO 8601 date or date and time (as YAML's
-    timestamp and Obsidian's date properties write them), or None when it
-    is one. The calendar is checked: ``2026-13-45`` is no date."""
-    v = value.strip()
-    if len(v) < 10 or v[4:5] != "-" or v[7:8] != "-":
-        return "not a date"
-    try:
-        datetime.fromisoformat(v.replace("z", "Z"))
-    except ValueError as exc:
-        reason = str(exc)
-        return f"not a date ({reason})" if " must be in " in reason or "day is out of range" in reason else "not a date"
-    return None
-
-
 def invalid_field(ctx: Context) -> list[Finding]:
     """Frontmatter values the vault's format does not accept, at the key's
     line: a ``created``/``updated`` that is not a calendar date, and a field
@@ -418,7 +403,7 @@ def invalid_field(ctx: Context) -> list[Finding]:
             kind = "text" if isinstance(value, str) else ("list" if isinstance(value, list) else "mapping")
             text = value if kind == "text" else None
             if allowed is None:
-                problem = _date_problem(text) if text is not None else "not a date"
+                problem = date_problem(text) if text is not None else "not a date"
                 if problem is None:
                     continue
                 expected = _DATE_EXPECTED

@@ -17,13 +17,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from brainwork.config import Config
 from brainwork.learn.embed import Embedder, get_embedder
 from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, word_matches, words
 from brainwork.learn.rule import Rule, list_rules
 from brainwork.learn.similarity import centroid, page_vectors
+from brainwork.vault.dates import iso_date
 from brainwork.store import Store
 from brainwork.store import learning as q
 from brainwork.store import prior as pstore
@@ -43,17 +43,10 @@ VERDICTS = (FEWER, SLIGHTLY_FEWER, NOT_FEWER, TOO_LITTLE, NOT_ACTIVE)
 
 def _date(value) -> str | None:
     """The day ``YYYY-MM-DD`` of an ISO 8601 date or date and time, or None
-    for anything else: dates are compared as text, so ``2026-13-45`` or
-    ``yesterday`` must not pass for one (``brainwork check`` reports them as
-    ``invalid-field``, by the same calendar test)."""
-    text = str(value or "").strip()
-    if len(text) < 10 or text[4:5] != "-" or text[7:8] != "-":
-        return None
-    try:
-        datetime.fromisoformat(text.replace("z", "Z"))
-    except ValueError:
-        return None
-    return text[:10]
+    for anything else (:func:`brainwork.vault.dates.iso_date`: dates are
+    compared as text, so ``2026-13-45`` or ``yesterday`` must not pass)."""
+    text = iso_date(value)
+    return text[:10] if text else None
 
 
 @dataclass

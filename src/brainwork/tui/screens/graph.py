@@ -10,7 +10,6 @@ docs/architecture.md ("The workbench", "The panes").
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Iterable
 
@@ -28,6 +27,7 @@ from brainwork.ops import changeset
 from brainwork.ops.operation import PASSED, Operation
 from brainwork.store import graph
 from brainwork.store.graph import Neighbour, PageEdge, PageRow
+from brainwork.vault.dates import iso_date
 from brainwork.tui import page_actions
 from brainwork.tui.messages import NeighbourhoodLoaded, PageLoaded
 from brainwork.tui.modals.prompts import ChoicePrompt
@@ -107,28 +107,13 @@ def moved_to(operations: list[Operation], page_id: str) -> str | None:
             return current if current != page_id else None
 
 
-def iso_created(created: str | None) -> str | None:
-    """``created`` when it is an ISO 8601 date or date and time on the
-    calendar (``2026-09-02``, ``2026-09-02T14:03Z``), else None: the same
-    dates the invalid-field check accepts, so ``2026-13-45`` or
-    ``yesterday`` is no date. Dates written this way sort as text."""
-    text = (created or "").strip()
-    if len(text) < 10 or text[4:5] != "-" or text[7:8] != "-":
-        return None
-    try:
-        datetime.fromisoformat(text.replace("z", "Z"))
-    except ValueError:
-        return None
-    return text
-
-
 def start_page(pages: list[PageRow]) -> str | None:
     """The page shown first: the newest task by a valid ``created`` date
     (tasks without one come after every dated task), else the first page."""
     tasks = [p for p in pages if p.type == "task"]
     if tasks:
         def newest(p: PageRow) -> tuple[bool, str, str]:
-            day = iso_created(p.created)
+            day = iso_date(p.created)
             return (day is not None, day or "", p.id)
 
         return max(tasks, key=newest).id
