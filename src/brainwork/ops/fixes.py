@@ -26,7 +26,7 @@ from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import EditError, frontmatter_fields, remove_from_list_field, render_scalar, replace_spans, set_field
 from brainwork.vault.parse import BOM, page_id, parse_text
-from brainwork.vault.resolve import norm
+from brainwork.vault.resolve import from_root, norm
 from brainwork.vault.write import safe_rel_path, vault_file
 from brainwork.wording import counted
 
@@ -232,10 +232,7 @@ def _link_path(target: str, source: str | None) -> str:
     raw = target.replace("\\", "/")
     if raw.startswith(("./", "../")) and source is not None:
         return posixpath.normpath(posixpath.join(posixpath.dirname(source), raw))
-    key = raw.lstrip("/")
-    while key.startswith("./"):
-        key = key[2:]
-    return key
+    return from_root(raw)
 
 
 def create_page(

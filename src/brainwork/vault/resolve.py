@@ -140,9 +140,7 @@ class Resolver:
                 hit = self.by_path.get(joined)
                 if hit is not None:
                     return Resolution(hit)
-        key = key.lstrip("/")
-        while key.startswith("./"):
-            key = key[2:]
+        key = from_root(key)
         if not key or key.startswith("../"):
             return Resolution(None)
         found = self._lookup(key)
@@ -152,6 +150,16 @@ class Resolver:
         if cands:
             return _pick(cands)
         return Resolution(None)
+
+
+def from_root(target: str) -> str:
+    """A path-like link target as read from the vault root, the way links
+    resolve when not relative to their page (docs/vault-format.md): a
+    leading ``/`` and leading ``./`` steps dropped; case and the rest kept."""
+    key = target.lstrip("/")
+    while key.startswith("./"):
+        key = key[2:]
+    return key
 
 
 #: Least rapidfuzz ``ratio`` (0-100, case-folded) for a "did you mean"
