@@ -1,8 +1,9 @@
 """The approve step's dialog on its own (no store, no model): on an 80x24
 terminal its buttons and its problem line stay inside the dialog (the form
 scrolls instead), the evidence heading counts what is promoted and what goes
-back to the inbox as boxes are toggled, and a supersession's border says
-which rule ctrl+s retires."""
+back to the inbox as boxes are toggled, each evidence row shows its
+similarity to the rule at 80 columns however long its title, and a
+supersession's border says which rule ctrl+s retires."""
 
 from __future__ import annotations
 
@@ -87,3 +88,29 @@ async def test_a_supersession_says_which_rule_ctrl_s_retires() -> None:
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
         assert "ctrl+s approves" in app.screen.query_one("#approve-dialog").border_subtitle
+
+
+async def test_every_evidence_row_shows_its_similarity_at_80x24() -> None:
+    evidence = [
+        {"id": f"corrections/c{i}", "title": f"Correction {i} whose title runs well past what eighty columns can show",
+         "tasks": [{"title": f"A task title that is long as well {i}"}], "similarity": 0.41 + i / 100}
+        for i in range(5)
+    ] + [{"id": "corrections/linked", "title": "Linked by hand", "tasks": [], "similarity": None}]
+
+    class Dialog(App):
+        def on_mount(self) -> None:
+            self.push_screen(ApproveRuleScreen(RULE, evidence))
+
+    app = Dialog()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        checklist = app.screen.query_one(EvidenceChecklist)
+        app.screen.query_one("#approve-scroll").scroll_end(animate=False)
+        await pilot.pause()
+        lines = [checklist.render_line(y).text for y in range(len(evidence))]
+        for i in range(5):
+            assert f"▐✓▌ {0.41 + i / 100:.2f}  Correction {i} " in lines[i], lines[i]
+            assert lines[i].endswith("…")  # the title is what is cut
+        assert "▐✓▌   —   Linked by hand" in lines[5], lines[5]
+        head = str(app.screen.query_one("#approve-evidence-head", Static).render())
+        assert "the figure: similarity to the rule" in head

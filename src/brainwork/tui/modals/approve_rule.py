@@ -147,21 +147,32 @@ class ApproveRuleScreen(ModalScreen[ApprovalChoice | None]):
         text.append(" · ")
         text.append(f"{back} back to the inbox", style="bold yellow" if back else "dim")
         text.append(" · checked: supports this rule, promoted; unchecked: back to the inbox (space toggles)", style="dim")
+        if self._any_similarity():
+            text.append(" · the figure: similarity to the rule", style="dim")
         return text
 
     @on(SelectionList.SelectedChanged, "#approve-evidence")
     def _count_evidence(self, event: SelectionList.SelectedChanged) -> None:
         self.query_one("#approve-evidence-head", Static).update(self._evidence_head(len(event.selection_list.selected)))
 
-    @staticmethod
-    def _selection(row: dict) -> Selection:
-        label = Text(row.get("title") or row["id"], overflow="ellipsis", no_wrap=True)
+    def _selection(self, row: dict) -> Selection:
+        """One row: the similarity to the rule first, as a fixed-width
+        column (after the title and task it was cut off at 80 columns, as
+        a one-line row is ellipsised at the dialog's edge), then the title
+        and the task, which may be cut."""
+        label = Text(overflow="ellipsis", no_wrap=True)
+        if self._any_similarity():
+            sim = row.get("similarity")
+            label.append(f"{sim:.2f}" if sim is not None else "  — ", style="bold")
+            label.append("  ")
+        label.append(row.get("title") or row["id"])
         task = row["tasks"][0]["title"] if row.get("tasks") else None
         if task:
             label.append(f"  · {task}", style="dim")
-        if row.get("similarity") is not None:
-            label.append(f"  to rule {row['similarity']:.2f}", style="dim")
         return Selection(label, row["id"], True)
+
+    def _any_similarity(self) -> bool:
+        return any(r.get("similarity") is not None for r in self.evidence)
 
     def on_mount(self) -> None:
         dialog = self.query_one("#approve-dialog")
