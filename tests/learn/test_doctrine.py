@@ -74,9 +74,13 @@ def test_cli_doctrine(sample_config):
     assert res.exit_code == 0, res.output
     assert res.stdout.startswith("# Doctrine") and "rules/verify-full-cert-chain" in res.stdout
     assert "doctrine: 2 active rules" in res.stderr and "doctrine:" not in res.stdout
+    # the size in the budget's unit (tokens), not characters beside a budget in tokens
+    assert f"~{tokens_of(res.stdout):,} of the 2,500 token budget" in res.stderr and "characters" not in res.stderr
     res = runner.invoke(cli, ["doctrine", "--format", "json", "--budget", "50", *v])
     assert res.exit_code == 0
     data = json.loads(res.stdout)
+    assert data["text_tokens"] == tokens_of(data["text"]) <= 50
+    assert f"0 active rules, 2 left out, ~{data['text_tokens']} of the 50 token budget" in res.stderr
     assert data["over_budget"] is True and data["rules"] == [] and data["omitted_count"] == 2
     assert len(data["text"]) <= 200 and "2 more active rules left out" in data["text"]
     assert {"rules", "tokens", "budget", "over_budget", "text"} <= set(data) and data["unit"] == "tokens"

@@ -319,8 +319,10 @@ def doctrine_cmd(config: Config, fmt: str, budget: int | None, cwd: str | None) 
     else:
         echo(doc.text, nl=False)
     left = f", {len(doc.omitted)} left out" if doc.omitted else ""
-    echo(f"doctrine: {counted(len(doc.rules), 'active rule')}{left}, {doc.chars} of {doc.max_chars} characters "
-         f"(budget {doc.budget} tokens)", err=True)
+    # In the budget's unit (tokens, as --budget and the left-out line say),
+    # not characters beside a budget in tokens.
+    echo(f"doctrine: {counted(len(doc.rules), 'active rule')}{left}, ~{doc.text_tokens:,} of the {doc.budget:,} token budget",
+         err=True)
     warning = doc.warning()
     if warning:
         echo(f"brainwork: warning: {warning}", err=True)

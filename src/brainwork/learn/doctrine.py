@@ -100,6 +100,12 @@ class Doctrine:
         return len(self.text)
 
     @property
+    def text_tokens(self) -> int:
+        """Estimated tokens of ``text`` as printed (at most ``budget``), in
+        the budget's unit; ``tokens`` counts every in-scope rule."""
+        return tokens_of(self.text)
+
+    @property
     def max_chars(self) -> int:
         """The most characters ``text`` may have: 4 x budget."""
         return self.budget * CHARS_PER_TOKEN
@@ -120,8 +126,9 @@ class Doctrine:
 
     def to_json(self) -> dict:
         """``{"rules": [...], "tokens", "budget", "over_budget", "text"}`` plus
-        ``unit`` ("tokens"), ``chars``, ``max_chars``, ``omitted`` (ids left
-        out), ``omitted_count``, ``cwd``, ``project``, ``out_of_scope``."""
+        ``unit`` ("tokens"), ``text_tokens``, ``chars``, ``max_chars``,
+        ``omitted`` (ids left out), ``omitted_count``, ``cwd``, ``project``,
+        ``out_of_scope``."""
         return {
             "rules": [r.to_json() for r in self.rules],
             "tokens": self.tokens,
@@ -129,6 +136,7 @@ class Doctrine:
             "over_budget": self.over_budget,
             "text": self.text,
             "unit": "tokens",
+            "text_tokens": self.text_tokens,
             "chars": self.chars,
             "max_chars": self.max_chars,
             "omitted": [r.id for r in self.omitted],
