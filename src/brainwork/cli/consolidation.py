@@ -81,27 +81,13 @@ def _cluster_outcome(c, dry_run: bool) -> str:
     return f"new candidate {c.candidate}"
 
 
-def _replay_line(lesson: dict) -> str:
-    """``repeats 0.80 → 0.00 (4/5 → 0/6 tasks): fewer repeats after`` from
-    :meth:`brainwork.learn.replay.LessonReplay.to_json`."""
-    def rate(side):
-        return "–" if side is None or side["rate"] is None else f"{side['rate']:.2f}"
-
-    def counts(side):
-        return "–" if side is None else f"{side['repeated']}/{side['tasks']}"
-
-    b, a = lesson["before"], lesson["after"]
-    if a is None:
-        return f"repeats {rate(b)} ({counts(b)} tasks so far): {lesson['verdict']}"
-    return f"repeats {rate(b)} → {rate(a)} ({counts(b)} → {counts(a)} tasks): {lesson['verdict']}"
-
-
 @click.command("rules")
 @click.option("--status", type=click.Choice(list(RULE_STATUSES)), default=None, help="Only rules with this status.")
 @click.option("--json", "as_json", is_flag=True, help="Print rules, replay figures and pruning suggestions as JSON.")
 @vault_options
 def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
     """List rules with their status, doctrine cost, repeat corrections before/after (replay) and pruning suggestions."""
+    from brainwork.learn.replay import summary_line
     from brainwork.learn.rules import overview
 
     with open_store(config) as store:
@@ -111,7 +97,7 @@ def rules_cmd(config: Config, status: str | None, as_json: bool) -> None:
         echo_json(data)
         return
     for r in data["rules"]:
-        effect = f"  {_replay_line(r['replay'])}" if r["replay"] and r["status"] == "active" else ""
+        effect = f"  {summary_line(r['replay'])}" if r["replay"] and r["status"] == "active" else ""
         cost = f"  ~{r['doctrine_tokens']} tokens" if r["doctrine_tokens"] else ""
         echo(f"{(r['status'] or '-'):9} {r['id']}  {r['title']}{cost}{effect}")
         if r["status"] == "candidate":
@@ -132,7 +118,7 @@ def replay_cmd(config: Config, as_json: bool) -> None:
 
     Read-only (loads the embedding model). See docs/learning-loop.md, "Measuring improvement: replay".
     """
-    from brainwork.learn.replay import replay
+    from brainwork.learn.replay import replay, summary_line
 
     with open_store(config) as store:
         _synced(config, store)
@@ -148,9 +134,11 @@ def replay_cmd(config: Config, as_json: bool) -> None:
                + (f" ({rate:.0%}; {by})" if rate is not None else "") + f"; recall {report.recall}")
     for lesson in report.lessons:
         echo(f"{(lesson.status or '-'):9} {lesson.rule}" + (f"  active since {lesson.activated}" if lesson.activated else ""))
-        echo(f"          {_replay_line(lesson.to_json())}")
+        echo(f"          {summary_line(lesson.to_json())}")
+        in_room = (f"{lesson.repeats_in_room} of {counted(lesson.repeats, 'repeat')} with the lesson in the room"
+                   if lesson.repeats else "no repeats")
         echo(f"          {counted(len(lesson.task_class), 'task')} of its kind, {counted(len(lesson.corrections), 'correction')}, "
-                   f"{lesson.repeats_in_room} of {counted(lesson.repeats, 'repeat')} with the lesson in the room")
+             f"{in_room}")
     echo(f"(a verdict needs at least {report.min_tasks} tasks on each side; evidence a rule was approved from "
                "is never counted after it)")
 

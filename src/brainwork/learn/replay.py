@@ -39,6 +39,14 @@ NOT_FEWER = "no fewer repeats after"
 TOO_LITTLE = "too little data"
 NOT_ACTIVE = "not active yet"
 VERDICTS = (FEWER, SLIGHTLY_FEWER, NOT_FEWER, TOO_LITTLE, NOT_ACTIVE)
+#: A side without tasks has no rate and no counts: it shows this alone
+#: (a ``0/0`` beside it says nothing the dash does not).
+NO_FIGURE = "—"
+
+
+def rate_text(rate: float | None) -> str:
+    """A repeat rate as shown: ``0.67``, or :data:`NO_FIGURE` without tasks."""
+    return NO_FIGURE if rate is None else f"{rate:.2f}"
 
 
 def _date(value) -> str | None:
@@ -415,15 +423,23 @@ def replay(
     )
 
 
-def summary_line(lesson: LessonReplay) -> str:
-    """One line for lists: ``repeats 0.80 → 0.00 (4/5 → 0/6 tasks): fewer repeats after``."""
-    def fmt(side: Side | None) -> str:
-        return "–" if side is None or side.rate is None else f"{side.rate:.2f}"
+def summary_line(lesson: dict) -> str:
+    """One line for lists, from :meth:`LessonReplay.to_json`: ``repeats
+    0.80 → 0.00 (4/5 → 0/6 tasks): fewer repeats after``; a side without
+    tasks shows :data:`NO_FIGURE` as its rate and "no tasks" as its counts
+    (``repeats 0.40 → — (2/5 tasks → no tasks): too little data``)."""
+    def counts(side: dict | None) -> str:
+        return f"{side['repeated']}/{side['tasks']}" if side and side["tasks"] else "no tasks"
 
-    def counts(side: Side | None) -> str:
-        return "–" if side is None else f"{len(side.repeated)}/{len(side.tasks)}"
+    def rate(side: dict | None) -> str:
+        return rate_text(side["rate"] if side else None)
 
-    if lesson.after is None:
-        return f"repeats {fmt(lesson.before)} ({counts(lesson.before)} tasks so far): {lesson.verdict}"
-    return (f"repeats {fmt(lesson.before)} → {fmt(lesson.after)} "
-            f"({counts(lesson.before)} → {counts(lesson.after)} tasks): {lesson.verdict}")
+    b, a = lesson["before"], lesson["after"]
+    if a is None:
+        tasks = f"{counts(b)} tasks" if b and b["tasks"] else counts(b)
+        return f"repeats {rate(b)} ({tasks} so far): {lesson['verdict']}"
+    if b and b["tasks"] and a["tasks"]:
+        tasks = f"{counts(b)} → {counts(a)} tasks"
+    else:
+        tasks = " → ".join(f"{counts(x)} tasks" if x and x["tasks"] else counts(x) for x in (b, a))
+    return f"repeats {rate(b)} → {rate(a)} ({tasks}): {lesson['verdict']}"

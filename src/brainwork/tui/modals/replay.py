@@ -21,14 +21,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from brainwork.learn.replay import FEWER, NOT_FEWER, Replay, Side
+from brainwork.learn.replay import FEWER, NO_FIGURE, NOT_FEWER, Replay, Side, rate_text
 
 
 def _side(side: Side | None) -> Text:
-    if side is None:
-        return Text("—", style="dim")
-    rate = "—" if side.rate is None else f"{side.rate:.2f}"
-    text = Text(rate)
+    """``0.67 4/6``; a side without tasks (or not yet begun) is the dash alone."""
+    if side is None or not side.tasks:
+        return Text(NO_FIGURE, style="dim")
+    text = Text(rate_text(side.rate))
     text.append(f" {len(side.repeated)}/{len(side.tasks)}", style="dim")
     return text
 
@@ -49,7 +49,8 @@ def replay_table(report: Replay) -> Table:
         style = {FEWER: "green", NOT_FEWER: "red"}.get(lesson.verdict, "dim")
         table.add_row(
             lesson.rule.rsplit("/", 1)[-1], lesson.status or "—", _side(lesson.before), _side(lesson.after),
-            f"{lesson.repeats_in_room}/{lesson.repeats}", Text(lesson.verdict, style=style),
+            f"{lesson.repeats_in_room}/{lesson.repeats}" if lesson.repeats else Text(NO_FIGURE, style="dim"),
+            Text(lesson.verdict, style=style),
         )
     return table
 

@@ -31,7 +31,7 @@ from textual.worker import get_current_worker
 from brainwork.config import Config
 from brainwork.learn import embed
 from brainwork.learn.consolidate import cluster_of, rule_similarities
-from brainwork.learn.replay import FEWER, NOT_FEWER, Replay, replay
+from brainwork.learn.replay import FEWER, NOT_FEWER, Replay, rate_text, replay
 from brainwork.learn.rules import approve, list_rules, overview, reject, retire
 from brainwork.learn.similarity import mean_pairwise
 from brainwork.store import Store
@@ -268,7 +268,12 @@ def short_id(page_id: str) -> str:
 
 
 def _rate(side: dict | None) -> str:
-    return "—" if side is None or side["rate"] is None else f"{side['rate']:.2f}"
+    return rate_text(side["rate"] if side else None)
+
+
+def _side_counts(side: dict) -> str:
+    """``  2 of 5 tasks``, or ``  no tasks yet`` (not ``0 of 0 tasks``)."""
+    return f"  {side['repeated']} of {counted(side['tasks'], 'task')}" if side["tasks"] else "  no tasks yet"
 
 
 def effect_numbers(rule: dict) -> Text:
@@ -283,14 +288,15 @@ def effect_numbers(rule: dict) -> Text:
     before, after = lesson["before"], lesson["after"]
     text.append("Repeats on tasks of its kind\n", style="bold")
     text.append(f"before  {_rate(before)}")
-    text.append(f"  {before['repeated']} of {counted(before['tasks'], 'task')}\n", style="dim")
+    text.append(_side_counts(before) + "\n", style="dim")
     if after is not None:
         text.append(f"after   {_rate(after)}")
-        text.append(f"  {after['repeated']} of {counted(after['tasks'], 'task')}\n", style="dim")
+        text.append(_side_counts(after) + "\n", style="dim")
     verdict = lesson["verdict"]
     style = {FEWER: "bold green", NOT_FEWER: "bold red"}.get(verdict, "dim")
     text.append(verdict, style=style)
-    text.append(f"\nin the room: {lesson['repeats_in_room']} of {counted(lesson['repeats'], 'repeat')}", style="dim")
+    in_room = f"{lesson['repeats_in_room']} of {counted(lesson['repeats'], 'repeat')}" if lesson["repeats"] else "no repeats"
+    text.append(f"\nin the room: {in_room}", style="dim")
     text.append(f"\nsince {rule.get('activated') or '?'} · p: replay", style="dim")
     return text
 
