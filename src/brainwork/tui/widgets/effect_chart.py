@@ -11,6 +11,8 @@ gives the change as a percentage.
 
 from __future__ import annotations
 
+import math
+
 from textual_plotext import PlotextPlot
 
 
@@ -22,6 +24,12 @@ def effect_title(before: float | None, after: float | None) -> str:
         return "repeat rate" if after == 0 else "repeat rate: up from 0"
     change = (after - before) / before * 100
     return f"repeat rate: {change:+.0f}%"
+
+
+def axis_end(rates: list[float]) -> float:
+    """The end of the rate axis: 1.1 x the largest rate (0.5 at least),
+    rounded up to a tenth and at most 1.0."""
+    return min(1.0, math.ceil(max(rates + [0.5]) * 11 - 1e-9) / 10)
 
 
 class EffectChart(PlotextPlot):
@@ -68,8 +76,10 @@ class EffectChart(PlotextPlot):
         plt.bar([1], [values[1]], orientation="horizontal", width=0.6, color="blue")
         plt.bar([2], [values[0]], orientation="horizontal", width=0.6, color=after_colour)
         plt.yticks([1, 2], [labels[1], labels[0]])
-        top = max(values + [0.5])
-        plt.xlim(0, top * 1.1)
+        # Headroom past the longer bar, rounded up to a tenth, but never past
+        # 1.00: a rate is at most 1 and an axis to 1.10 shows rates that
+        # cannot be.
+        plt.xlim(0, axis_end(values))
         self.refresh()
 
     def clear_effect(self) -> None:
