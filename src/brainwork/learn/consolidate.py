@@ -33,9 +33,11 @@ One pass (:func:`consolidate`):
      retires the older rule). A contradicting cluster about another lesson
      is drafted as a rule of its own.
 5. **Draft** a candidate rule for each unmatched cluster that recurs (two or
-   more corrections from different tasks) — unless its corrections are all
-   part of a rejected candidate's cluster (rejections are remembered: the
-   rejected rule page's evidence, and ``RejectedCluster`` rows).
+   more corrections from different tasks). A cluster whose corrections are
+   all part of a rejected candidate's cluster is proposed as nothing —
+   neither drafted, nor as evidence for an active rule, nor added to another
+   candidate — until a new correction joins it (rejections are remembered:
+   the rejected rule page's evidence, and ``RejectedCluster`` rows).
 6. **Write**, as one undoable operation (``kind="consolidate"``): new
    candidate pages, evidence links, and ``status: clustered`` on every
    correction of a proposed cluster.
@@ -1301,6 +1303,15 @@ def consolidate(
             continue
         if match is None and not recurs:
             continue
+        # A group the person rejected stays rejected whatever it would be
+        # proposed as — a new candidate, a replacement, or evidence for a
+        # look-alike rule — until a new correction joins it. A candidate that
+        # already lists all of it holds it (someone put it there since).
+        covering = [rid for rid, s in rejected.items() if idset <= s]
+        held = match is not None and match.status == "candidate" and idset <= set(match.evidence)
+        if covering and not held:
+            suppressed.append({"corrections": ids, "rejected": sorted(covering)})
+            continue
         # A cluster with no correction new since the last pass was judged
         # then (evidence); only new corrections can make it contradict.
         check = match is not None and match.status == "active" and recurs and bool(cluster.new)
@@ -1341,10 +1352,6 @@ def consolidate(
             else:
                 cluster.action = "evidence"
         if cluster.action == "new" or supersede is not None:
-            covering = [rid for rid, s in rejected.items() if idset <= s]
-            if covering:
-                suppressed.append({"corrections": ids, "rejected": sorted(covering)})
-                continue
             earlier = sorted(rid for rid, s in rejected.items() if idset & s)
             draft_vecs = gmat if len(in_vec) == len(members) else matrix(
                 [mixed[i] if i < len(raw) else np.zeros(mixed.shape[1], np.float32) for i in sorted(plan["group"], key=lambda i: items[i]["id"])]
