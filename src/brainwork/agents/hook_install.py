@@ -10,7 +10,10 @@ Claude Code reads hooks from ``settings.json``: ``~/.claude/settings.json``
 - ``PreCompact``: ``brainwork hook pre-compact``
 - ``Stop``: ``brainwork hook stop``
 
-each ``{"type": "command", "command": "brainwork hook EVENT --vault VAULT"}``.
+each ``{"type": "command", "command": "brainwork hook EVENT --vault VAULT"}``,
+with ``--store STORE`` after it when the store is not the vault's own
+``VAULT/.brainwork`` (as the MCP entry, :func:`brainwork.agents.claude_config.server_entry`):
+a hook without it would make a second store inside the vault.
 The merge keeps every other key, event and hook as it is; a group already
 running a ``brainwork hook EVENT`` command is brainwork's and is replaced
 in place (so a changed vault path updates it), and a second install
@@ -29,7 +32,7 @@ import shlex
 from pathlib import Path
 
 from brainwork.agents.claude_config import InstallPlan, read_json_object
-from brainwork.config import Config
+from brainwork.config import STORE_DIR, Config
 from brainwork.errors import UserError
 
 SCOPES = ("project", "user")
@@ -53,8 +56,12 @@ def settings_path(scope: str, cwd: Path | None = None, home: Path | None = None)
 
 
 def hook_command(config: Config, event: str) -> str:
-    """``brainwork hook EVENT --vault VAULT`` (the path shell-quoted)."""
-    return f"brainwork hook {event} --vault {shlex.quote(str(config.vault))}"
+    """``brainwork hook EVENT --vault VAULT``, and ``--store STORE`` when the
+    store is not ``VAULT/.brainwork`` (paths shell-quoted)."""
+    command = f"brainwork hook {event} --vault {shlex.quote(str(config.vault))}"
+    if Path(config.store) != Path(config.vault) / STORE_DIR:
+        command += f" --store {shlex.quote(str(config.store))}"
+    return command
 
 
 def group(config: Config, name: str) -> dict:

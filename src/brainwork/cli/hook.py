@@ -29,13 +29,23 @@ def hook_cmd() -> None:
     """
 
 
+_STORE_HELP = "Store folder (default: VAULT/.brainwork)."
+
+
 def _vault(vault: str | None) -> str | None:
     ctx = click.get_current_context()
     root = ctx.find_root().obj or {}
     return vault or root.get("vault") or os.environ.get("BRAINWORK_VAULT") or None
 
 
-def _run_event(event: str, vault: str | None) -> None:
+def _store(store: str | None) -> str | None:
+    """The store given to the command, else before it (``brainwork --store S
+    hook ...``), as for every command (:func:`brainwork.cli.common.vault_options`)."""
+    root = click.get_current_context().find_root().obj or {}
+    return store or root.get("store") or None
+
+
+def _run_event(event: str, vault: str | None, store: str | None = None) -> None:
     """Run one event; see the module doc for why nothing escapes."""
     from brainwork.agents.hooks import ANSWER_ANYWAY, HookInput, input_problem
 
@@ -59,7 +69,7 @@ def _run_event(event: str, vault: str | None) -> None:
         echo(f"brainwork hook {event}: {problem}; nothing done", err=True)
         return
     try:
-        out = _event_output(event, path, hook)
+        out = _event_output(event, path, _store(store), hook)
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session
         from brainwork.errors import UserError
 
@@ -71,13 +81,12 @@ def _run_event(event: str, vault: str | None) -> None:
         sys.stdout.flush()
 
 
-def _event_output(event: str, vault: str, hook) -> str:
+def _event_output(event: str, vault: str, store: str | None, hook) -> str:
     from brainwork import thresholds as th
     from brainwork.agents import hooks
     from brainwork.config import load_config
 
-    root = click.get_current_context().find_root().obj or {}
-    config = load_config(vault, root.get("store"))  # `brainwork --store S hook ...` like every command
+    config = load_config(vault, store)
     ask = hooks.owner_ask(config)
     if event == "session-start":
         out = hooks.session_start(config, hook, ask)
@@ -101,8 +110,9 @@ def _event_command(event: str) -> click.Command:
     @click.command(event)
     @click.option("--vault", type=click.Path(file_okay=False), default=None,
                   help="Vault folder (default: $BRAINWORK_VAULT; without one the hook does nothing).")
-    def command(vault: str | None) -> None:
-        _run_event(event, vault)
+    @click.option("--store", type=click.Path(file_okay=False), default=None, help=_STORE_HELP)
+    def command(vault: str | None, store: str | None) -> None:
+        _run_event(event, vault, store)
 
     command.help = {
         "session-start": "SessionStart: the doctrine (within 10,000 characters), also after a compaction.",
@@ -122,10 +132,14 @@ for _event in EVENT_COMMANDS:
               help="user: ~/.claude/settings.json; project: .claude/settings.json in the current folder.")
 @click.option("--yes", is_flag=True, help="Write without asking.")
 @click.option("--vault", type=click.Path(file_okay=False), default=None, help="Vault folder (default: $BRAINWORK_VAULT).")
-def install_cmd(scope: str, yes: bool, vault: str | None) -> None:
+@click.option("--store", type=click.Path(file_okay=False), default=None,
+              help="Store folder the hooks use (default: VAULT/.brainwork); written into each hook command.")
+def install_cmd(scope: str, yes: bool, vault: str | None, store: str | None) -> None:
     """Add brainwork's hooks to Claude Code's settings: show the change, then merge it.
 
     Other hooks and settings are kept; running it again changes nothing.
+    A store other than the vault's own (--store, here or before the
+    command) is written into each hook command, so the hooks use it too.
     """
     from brainwork.agents.claude_config import apply_install, command_not_found
     from brainwork.agents.hook_install import plan_hooks
@@ -136,7 +150,7 @@ def install_cmd(scope: str, yes: bool, vault: str | None) -> None:
     path = _vault(vault)
     if not path:
         raise UserError("which vault? give --vault or set $BRAINWORK_VAULT")
-    config = load_config(path)
+    config = load_config(path, _store(store))
     plan = plan_hooks(config, scope)
     if not plan.changed:
         echo(f"{plan.path}: brainwork's hooks are already installed; nothing to change")
