@@ -157,7 +157,8 @@ def redo_cmd(config: Config, as_json: bool) -> None:
 
 @click.command("log")
 @click.option("--json", "as_json", is_flag=True, help="Print the undo log as JSON.")
-@click.option("--limit", "-n", type=int, default=None, help="Show at most N operations.")
+@click.option("--limit", "-n", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Show at most N operations (default: all).")
 @click.option("--diff", "with_diff", is_flag=True, help="Show each operation's changes as a diff.")
 @vault_options
 def log_cmd(config: Config, as_json: bool, limit: int | None, with_diff: bool) -> None:
