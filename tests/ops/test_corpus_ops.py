@@ -17,6 +17,10 @@ def test_rename_heavily_linked_page_and_undo(obsidian_help, tmp_path) -> None:
     vault = tmp_path / "obsidian-help-en"
     shutil.copytree(obsidian_help, vault, ignore=shutil.ignore_patterns(".brainwork"),
                     copy_function=shutil.copyfile)  # the corpus is read-only; the copy is not
+    # copytree gives folders the corpus's bits (r-x): a rename adds and
+    # removes names in them, which a folder without its write bit refuses.
+    for folder in [vault, *(p for p in vault.rglob("*") if p.is_dir())]:
+        folder.chmod(0o755)
     config = load_config(vault, tmp_path / "store")
     before = hashes(vault)
     links_before = resolved_links(vault)

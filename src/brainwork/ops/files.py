@@ -149,15 +149,49 @@ def normalise(paths: VaultPaths, changes: Iterable[FileChange]) -> list[FileChan
 
 def first_read_only(paths: VaultPaths, changes: list[FileChange], doing: str) -> str | None:
     """The message for the first file the changes rewrite or delete that has
-    no owner write bit, else None (checked on the bits: as root every file
-    is writable, but the bit is the owner's "do not change this")."""
+    no owner write bit, or the first folder without one that the changes
+    would add a file to or remove one from, else None.
+
+    Checked on the bits, not ``os.access``: as root every file and folder
+    is writable, but the owner write bit is the owner's "do not change
+    this". A folder's bit guards its list of names (POSIX: creating or
+    unlinking a name needs it), so a new file is checked on the nearest
+    existing folder above it (the one :func:`atomic_write` would add a name
+    or a missing subfolder to) and a deleted one on its own folder.
+    """
+    folders: dict[Path, str | None] = {}
     for c in changes:
-        if c.before is None:
-            continue
-        mode = file_mode(paths.full(c.path))
-        if mode is not None and not mode & stat.S_IWUSR:
-            return read_only_message(c.path, doing)
+        full = paths.full(c.path)
+        if c.before is not None:
+            mode = file_mode(full)
+            if mode is not None and not mode & stat.S_IWUSR:
+                return read_only_message(c.path, doing)
+        if c.before is None or c.after is None:
+            problem = _read_only_folder(paths, full.parent, folders)
+            if problem is not None:
+                return read_only_message(problem, doing)
     return None
+
+
+def _read_only_folder(paths: VaultPaths, folder: Path, seen: dict[Path, str | None]) -> str | None:
+    """The name of the nearest existing folder at or above ``folder`` (up to
+    the vault root) that has no owner write bit, else None; ``seen`` caches
+    the answer per folder (a 1,000-file operation touches a few)."""
+    start = folder
+    if start in seen:
+        return seen[start]
+    while folder != paths.root and folder.parent != folder and not folder.exists():
+        folder = folder.parent
+    mode = file_mode(folder)
+    answer = None
+    if mode is not None and not mode & stat.S_IWUSR:
+        try:
+            rel = folder.relative_to(paths.root).as_posix()
+        except ValueError:  # a symbolic link's folder: VaultPaths checked it leads inside
+            rel = folder.as_posix()
+        answer = f"the folder {rel}/" if rel != "." else "the vault folder"
+    seen[start] = answer
+    return answer
 
 
 def first_mismatch(paths: VaultPaths, changes: list[FileChange]) -> str | None:
