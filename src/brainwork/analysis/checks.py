@@ -20,7 +20,7 @@ import yaml
 from rapidfuzz import fuzz, process, utils
 
 from brainwork.vault.dates import date_problem
-from brainwork.analysis.duplicates import find_duplicates_streamed
+from brainwork.analysis.duplicates import comparable_names, find_duplicates_streamed
 from brainwork.analysis.finding import (
     AmbiguousLinkEvidence, DeadLinkEvidence, DiaryTitleEvidence, DuplicateEvidence, Finding,
     InvalidFieldEvidence, OrphanEvidence, OversizeEvidence, ParseErrorEvidence, SecretEvidence, SplitPoint,
@@ -73,13 +73,13 @@ class Context:
 
     @cached_property
     def names(self) -> list[list[str]]:
-        """Each page's title, aliases and file name (the non-empty ones),
-        through rapidfuzz's ``default_process``: what the retargets of dead
-        links and the duplicate names are compared as."""
+        """Each page's title, aliases and file name, through
+        :func:`~brainwork.analysis.duplicates.comparable_names` (the
+        non-empty ones but template placeholders, through rapidfuzz's
+        ``default_process``): what the retargets of dead links and the
+        duplicate names are compared as."""
         p = self.pages
-        process_name = utils.default_process
-        return [[process_name(n) for n in (p.title[i], *p.aliases[i], pid.rsplit("/", 1)[-1]) if n]
-                for i, pid in enumerate(p.id)]
+        return [comparable_names((p.title[i], *p.aliases[i], pid.rsplit("/", 1)[-1])) for i, pid in enumerate(p.id)]
 
     @cached_property
     def index(self) -> dict[str, int]:

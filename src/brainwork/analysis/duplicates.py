@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 from rapidfuzz import fuzz, process, utils
 
 from brainwork.vault.links import MDLINK_DEST, WIKILINK_PARTS
+from brainwork.vault.parse import is_template_text
 
 #: Size of each page's bottom-k sketch of body words.
 DUPLICATE_SKETCH = 16
@@ -42,6 +43,15 @@ MAX_BLOCK = 20
 MAX_POSTING = 25
 
 _SQUASH = re.compile(r"[\W_]+")
+
+
+def comparable_names(names: Iterable[str]) -> list[str]:
+    """The names two pages can be same-named through: each non-empty one of
+    ``names`` that is not a template placeholder (``{{title}}``, ``<%
+    tp.file.title %>``: every page made from one template carries it, so it
+    says nothing of what the page is), through rapidfuzz's
+    ``default_process``."""
+    return [utils.default_process(x) for x in names if x and not is_template_text(x)]
 
 
 @dataclass(frozen=True)
@@ -355,7 +365,7 @@ def find_duplicates(
             both vectors is scored ``(lexical + cosine) / 2``.
     """
     return find_duplicates_streamed(
-        [d.id for d in docs], [[utils.default_process(x) for x in d.names if x] for d in docs], (d.body for d in docs),
+        [d.id for d in docs], [comparable_names(d.names) for d in docs], (d.body for d in docs),
         lambda rows: {i: docs[i].body for i in rows}, threshold, merge_threshold, name_weight, vectors,
     )
 
@@ -371,8 +381,8 @@ def find_duplicates_streamed(
     vectors: dict[str, np.ndarray] | None = None,
 ) -> list[DuplicatePair]:
     """:func:`find_duplicates` without holding every body: ``ids`` and
-    ``names`` (title, aliases, file name, each non-empty one through
-    rapidfuzz's ``default_process``) per page, ``bodies`` every page's
+    ``names`` (title, aliases, file name, through
+    :func:`comparable_names`) per page, ``bodies`` every page's
     body in the same order (read once, for the sketch), ``bodies_of`` the
     bodies of the given rows (those of the candidate pairs that pass the
     name bound, for scoring)."""

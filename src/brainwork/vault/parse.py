@@ -21,6 +21,13 @@ from brainwork.vault.resolve import page_id  # noqa: F401  (re-exported: the id 
 BOM = "\ufeff"
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _TITLE_KEY = re.compile(r"^['\"]?title['\"]?[ \t]*:", re.MULTILINE)
+#: A template placeholder: Obsidian's core Templates and the plugins that
+#: follow them (QuickAdd, Periodic Notes) write ``{{title}}``,
+#: ``{{date:YYYY-MM-DD}}``; Templater writes ``<% tp.file.title %>`` (also
+#: ``<%*``, ``<%+``, ``<%_`` ... ``-%>``). Text holding one is a template
+#: to be filled in, not a name: every page made from ``# {{title}}`` would
+#: otherwise be titled ``{{title}}``.
+TEMPLATE_PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}|<%.*?%>")
 #: A git merge conflict left in a file (``<<<<<<< ours``, ``=======``,
 #: ``>>>>>>> theirs``, each at a line start, in that order): both sides'
 #: text is still there, so the page parses as written and says so.
@@ -35,6 +42,12 @@ def _as_list(value) -> list[str]:
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
     return []
+
+
+def is_template_text(text: str) -> bool:
+    """Whether ``text`` (a heading, a title, an alias) holds a template
+    placeholder (:data:`TEMPLATE_PLACEHOLDER`) and so names no page."""
+    return ("{{" in text or "<%" in text) and TEMPLATE_PLACEHOLDER.search(text) is not None
 
 
 def _line_of_offset(data: bytes, offset: int) -> int:
@@ -159,7 +172,10 @@ def parse_text(
             line = text.count("\n", 0, m.start()) + 1 if m else 2
             page.errors.append(ParseError(rel_path, line, "frontmatter 'title' is not text; using the heading or file name"))
         m = _H1.search(masked) if wants_heading and masked is not None else None
-        if m:
+        # A first heading that is a template placeholder (``# {{title}}``)
+        # leaves the file name as the title: the heading is filled in only
+        # when a page is made from the template.
+        if m and not is_template_text(m.group(1)):
             page.title = m.group(1).strip()
     t = fields.get("type")
     page.type = t.strip() if isinstance(t, str) and not is_null(t) else None
