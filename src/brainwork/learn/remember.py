@@ -196,7 +196,9 @@ def remember(
 
     Raises:
         UserError: an empty insight; ``page`` names no page (PageNotFound)
-            or an attachment; a file changed meanwhile.
+            or an attachment; the page's file is over ``max_file_bytes``
+            (:func:`brainwork.ops.fixes.too_large_to_edit`); a file changed
+            meanwhile.
     """
     from brainwork.ops import unit_of_work
     from brainwork.learn.pagefile import Edits
@@ -222,6 +224,7 @@ def remember(
         sim = best.similarity if best is not None else None
     if target is not None:
         row = graph.get_page(store, target, errors=False)
+        _refuse_oversize(config, row.path)
         edits = Edits(config)
         edits.edit(row.path, lambda t: append_note(t, line))
         op = unit_of_work.apply(config, store, "remember", f"note on {target}: {insight[:60]}", edits.changes(),
@@ -249,6 +252,20 @@ def remember(
     result.page = rel[:-3]
     result.operation = op.id
     return result
+
+
+def _refuse_oversize(config: Config, rel: str) -> None:
+    """Refuse to append to a file over ``max_file_bytes``, as every page
+    edit does: the index never parsed it, and appending means rewriting all
+    of it (and journalling its bytes twice)."""
+    from brainwork.ops.fixes import too_large_to_edit
+
+    try:
+        size = (config.vault / rel).stat().st_size
+    except OSError:
+        return  # gone or unreadable: reading it for the edit says so, naming the file
+    if size > config.thresholds.max_file_bytes:
+        raise too_large_to_edit(rel, size, config.thresholds.max_file_bytes)
 
 
 def new_page_text(title: str, type_: str, day: str, line: str) -> str:
