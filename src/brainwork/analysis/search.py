@@ -1,7 +1,9 @@
 """Fuzzy page search for the command palette and page pickers.
 
 Every page is found by its title, aliases and id (the best of them counts),
-each lower-cased and split into words by rapidfuzz's ``default_process``. A
+each lower-cased and split into words by rapidfuzz's ``default_process``
+after Unicode NFC normalisation (the query too: "café" typed or stored as
+"e" plus a combining accent is the same word as with "é"). A
 name ranks by how the query meets its words, in tiers:
 
 1. the whole name (``certbot`` for the page titled "certbot");
@@ -31,6 +33,7 @@ names: 14 ms CPU a keystroke, median, for the palette's 50 ms target).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -47,6 +50,14 @@ if TYPE_CHECKING:
 #: lowest (50 up to 70), the whole name scores 100.
 TIER_BANDS = {"word": (90.0, 99.0), "prefix": (80.0, 89.0), "initials": (70.0, 79.0)}
 _FUZZY_BAND = (50.0, 69.0)
+
+
+def _words(text: str) -> str:
+    """``text`` as the matcher compares it: NFC, then rapidfuzz's
+    ``default_process`` (lower case, non-alphanumerics to spaces, trimmed).
+    NFC first because ``default_process`` drops a combining accent as a
+    non-word character: a decomposed "café" would become "cafe"."""
+    return utils.default_process(unicodedata.normalize("NFC", text))
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,7 @@ class PageSearch:
         for i, p in enumerate(pages):
             names = (p.title, *(p.aliases or []), p.id)
             for j, name in enumerate(names):
-                key = utils.default_process(name) if name else ""
+                key = _words(name) if name else ""
                 if key:
                     keys.append(key)
                     owner.append(i)
@@ -131,7 +142,7 @@ class PageSearch:
         ``cutoff``: least rapidfuzz ``partial_ratio`` (0-100) of a fuzzy
         match, the last tier; word matches need none.
         """
-        q = utils.default_process(query)
+        q = _words(query)
         if not q:
             return [Hit(p.id, p.title, p.type, 0.0) for p in self._pages[:limit]]
         if not self._keys:
