@@ -3,7 +3,9 @@
 Every page is found by its title, aliases and id (the best of them counts),
 each lower-cased and split into words by rapidfuzz's ``default_process``
 after Unicode NFC normalisation (the query too: "café" typed or stored as
-"e" plus a combining accent is the same word as with "é"). A
+"e" plus a combining accent is the same word as with "é"). A query with no
+words ("[[", "--") matches nothing; an empty one lists the first pages
+(a picker's view before anything is typed). A
 name ranks by how the query meets its words, in tiers:
 
 1. the whole name (``certbot`` for the page titled "certbot");
@@ -58,6 +60,11 @@ def _words(text: str) -> str:
     NFC first because ``default_process`` drops a combining accent as a
     non-word character: a decomposed "café" would become "cafe"."""
     return utils.default_process(unicodedata.normalize("NFC", text))
+
+
+def has_words(query: str) -> bool:
+    """Whether ``query`` has anything to match: a letter or digit."""
+    return bool(_words(query))
 
 
 @dataclass(frozen=True)
@@ -144,6 +151,8 @@ class PageSearch:
         """
         q = _words(query)
         if not q:
+            if query.strip():
+                return []  # characters but no word to match ("[[")
             return [Hit(p.id, p.title, p.type, 0.0) for p in self._pages[:limit]]
         if not self._keys:
             return []

@@ -26,7 +26,7 @@ def search_cmd(config: Config, query: tuple[str, ...], limit: int, type_: str | 
     inside a word or with a typo. Prints one line per page: score (0-100),
     id, title and type; with --json a list of {"id", "title", "type", "score"}.
     """
-    from brainwork.analysis.search import PageSearch
+    from brainwork.analysis.search import PageSearch, has_words
     from brainwork.store import graph
 
     text = " ".join(query).strip()
@@ -42,7 +42,8 @@ def search_cmd(config: Config, query: tuple[str, ...], limit: int, type_: str | 
         echo_json([{"id": h.id, "title": h.title, "type": h.type, "score": round(h.score, 1)} for h in hits])
         return
     if not hits:
-        echo(f"no page matches {text!r}", err=True)
+        why = "" if has_words(text) else " (it has no letter or digit to match)"
+        echo(f"no page matches {text!r}{why}", err=True)
         return
     for h in hits:
         echo(f"{h.score:5.1f}  {h.id}  {h.title}" + (f"  [{h.type}]" if h.type else ""))
