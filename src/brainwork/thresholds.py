@@ -310,3 +310,11 @@ class Thresholds:
 
 
 DEFAULT_THRESHOLDS = Thresholds()
+
+# -- agent hooks and MCP (appended) --------------------------------------------
+#: Seconds a Stop hook waits for another Stop hook of the same session to
+#: finish writing its pages (the lock of ``brainwork.agents.hooks``): a stop
+#: writes in well under a second without loading the model and in a few
+#: seconds with it; Claude Code kills a hook after 60 s by default, so the
+#: wait stays well inside that.
+HOOK_SESSION_LOCK_WAIT_SECONDS = 30.0

@@ -14,6 +14,7 @@ docs/learning-loop.md, "Agent hooks (Claude Code)".
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -21,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 from brainwork import thresholds as th
@@ -421,6 +422,42 @@ def _write_state(config: Config, session_id: str, state: dict) -> None:
     os.replace(tmp, path)
 
 
+@contextlib.contextmanager
+def session_lock(config: Config, session_id: str, wait: float = th.HOOK_SESSION_LOCK_WAIT_SECONDS) -> Iterator[None]:
+    """One capture of ``session_id`` at a time, across processes: Claude Code
+    may run two Stop hooks of one session at once (a stop and a subagent's,
+    a retry), and each looks for the session's pages before it writes; the
+    second must see the first's page, not write another. An advisory
+    ``flock`` on a file beside the hook's state in the store folder
+    (released when the file is closed, also when the process dies).
+
+    Raises:
+        UserError: the other capture held it for ``wait`` seconds.
+    """
+    import fcntl
+    import time
+
+    from brainwork.errors import UserError
+
+    path = _state_file(config, session_id).with_suffix(".lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise UserError(f"another stop hook of session {session_id} is still capturing it "
+                                    f"after {wait:.0f} s; this one wrote nothing") from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)
+
+
 def pages_of_session(config: Config, folder: str, session_id: str) -> list[tuple[str, bytes]]:
     """``(vault-relative path, bytes)`` of the pages in ``folder`` whose
     frontmatter names ``session_id`` (``session: "..."``), by path. Reads
@@ -612,19 +649,27 @@ def capture_session(config: Config, session, session_id: str | None, today: date
     only while it holds exactly the bytes this hook last wrote; once a
     person has edited it, it is left alone (``kept``). Proposed corrections
     carry ``session:`` and ``turn:`` so a turn is proposed once, and
-    ``corrects:`` the task.
+    ``corrects:`` the task. Captures of one session run one at a time
+    (:func:`session_lock`).
 
     Raises:
-        UserError: the vault cannot be written.
+        UserError: the vault cannot be written, or another capture of the
+            session held the lock too long.
     """
+    if not session_id or not session.request:
+        return SessionCapture(None, "skipped")
+    with session_lock(config, session_id):
+        return _capture_locked(config, session, session_id, today)
+
+
+def _capture_locked(config: Config, session, session_id: str, today: date | None) -> SessionCapture:
+    """:func:`capture_session` while it holds the session's lock."""
     from brainwork.agents.transcript import proposals
     from brainwork.learn.capture import PROPOSAL_TITLE_PREFIX, VaultNames, capture, plan, propose_correction
     from brainwork.ops.gitcommit import commit_files
     from brainwork.ops.journal import replace_file
     from brainwork.vault.resolve import page_id
 
-    if not session_id or not session.request:
-        return SessionCapture(None, "skipped")
     data = task_record(config, session, session_id)
     existing = pages_of_session(config, "tasks", session_id)
     state = _read_state(config, session_id)
