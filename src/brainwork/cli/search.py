@@ -37,13 +37,20 @@ def search_cmd(config: Config, query: tuple[str, ...], limit: int, type_: str | 
     with open_store(config) as store:
         synced(config, store)
         pages = graph.list_pages(store, type_)
-    hits = PageSearch(pages).search(text, limit=limit)
+        hits = PageSearch(pages).search(text, limit=limit)
+        # With --type, an empty answer may come from the filter: the pages
+        # of every type are searched to say so.
+        every = graph.list_pages(store) if type_ is not None and not hits and not as_json and has_words(text) else []
+    others = len(PageSearch(every).search(text, limit=len(every))) if every else 0
     if as_json:
         echo_json([{"id": h.id, "title": h.title, "type": h.type, "score": round(h.score, 1)} for h in hits])
         return
     if not hits:
         why = "" if has_words(text) else " (it has no letter or digit to match)"
-        echo(f"no page matches {text!r}{why}", err=True)
+        if others:
+            # "other": of another type or untyped, which --type also leaves out
+            why = f" ({others:,} other page{'s do' if others != 1 else ' does'}; leave out --type to list them)"
+        echo(f"no {type_ + ' ' if type_ else ''}page matches {text!r}{why}", err=True)
         return
     for h in hits:
         echo(f"{h.score:5.1f}  {h.id}  {h.title}" + (f"  [{h.type}]" if h.type else ""))
