@@ -9,8 +9,10 @@ import pytest
 
 from brainwork.config import load_config
 from brainwork.index.sync import sync
-from brainwork.learn.consolidate import _sentences, draft_rule, restate_counts, rule_sentence, title_from
-from brainwork.learn.rules import CENTRAL_LINE
+from brainwork.learn.consolidate import (
+    _correction_doc, _sentences, draft_rule, restate_counts, rule_sentence, shared_terms, title_from,
+)
+from brainwork.learn.rules import CENTRAL_LINE, SHARED_TERMS_LINE, restate_evidence
 from brainwork.store import Store
 from brainwork.store import learning as q
 
@@ -95,10 +97,13 @@ def drafted(make_vault, embedder):
         corrections = {c["id"]: c for c in q.corrections(store)}
         tasks = {t["id"]: t for t in q.tasks(store)}
 
-        def draft(ids: list[str]):
+        def draft(ids: list[str], similarity: float | None = None):
             members = [corrections[f"corrections/{i}"] for i in ids]
             corrects = embedder.encode([m["fields"]["correct"] for m in members])
-            return draft_rule(members, corrects, tasks, today=TODAY, path="rules/x.md", correct_vecs=np.asarray(corrects))
+            return draft_rule(members, corrects, tasks, today=TODAY, path="rules/x.md", correct_vecs=np.asarray(corrects),
+                              similarity=similarity)
+
+        draft.corrections = corrections
 
         yield draft
     finally:
@@ -133,6 +138,27 @@ def test_counts_are_restated_when_evidence_joins(drafted, make_vault):
     assert again.replace("Evidence: 4 corrections in 2 tasks (1 linked to no task).", "Evidence: 2 corrections in 2 tasks.") == d.text
     hand_written = "---\ntitle: X\ntype: rule\n---\n\nFrom 5 corrections in 5 tasks.\n"
     assert restate_counts(hand_written, rows) == hand_written
+
+
+def test_dropping_evidence_restates_the_figures_over_what_is_kept(drafted):
+    ids = ["2026-10-01-informal-du", "2026-10-08-informal-greeting", "2026-10-15-glossary-terms"]
+    d = drafted(ids, similarity=0.61)
+    rows = drafted.corrections
+    assert "(mean similarity 0.61)" in d.text and "(mean similarity to the others " in d.text
+    every = shared_terms([_correction_doc(rows[f"corrections/{i}"]) for i in ids])
+    assert f"{SHARED_TERMS_LINE}{', '.join(every)}." in d.text
+    kept = [rows[f"corrections/{i}"] for i in ids[:2]]
+    dropped = {f"corrections/{ids[2]}"}
+    again = restate_evidence(d.text, kept, dropped)
+    # no figure measured over the dropped correction is left
+    assert "mean similarity" not in again
+    assert f"Drafted by `brainwork consolidate` on {TODAY}. Evidence: 2 corrections in 2 tasks." in again
+    terms = shared_terms([_correction_doc(c) for c in kept])
+    assert terms and terms != every
+    assert f"{SHARED_TERMS_LINE}{', '.join(terms)}." in again
+    assert ids[2] not in again.split("---\n", 2)[2]  # nor the correction itself
+    # nothing dropped: the figures stay as drafted
+    assert restate_evidence(d.text, [rows[f"corrections/{i}"] for i in ids], set()) == d.text
 
 
 def test_counts_do_not_invent_tasks(drafted):

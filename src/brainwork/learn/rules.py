@@ -92,6 +92,14 @@ EVIDENCE_HEADING = "## Evidence"
 CENTRAL_LINE = '- Rule: the first instruction of the "correct" of the most central correction, '
 #: The sentence of a drafted body that states its evidence counts.
 _COUNTS_SENTENCE = re.compile(r"(?m)^(Drafted by `brainwork consolidate` on [^\n]*?Evidence: )[^.\n]*\.")
+#: The cluster's mean similarity in that sentence, and the central
+#: correction's mean similarity to the others on :data:`CENTRAL_LINE`:
+#: figures over every drafted correction, with the pass's vectors.
+_DRAFT_SIMILARITY = re.compile(r"(?m)^(Drafted by `brainwork consolidate` on [^\n(]*?) \(mean similarity \d+\.\d+\)")
+_CENTRAL_SIMILARITY = re.compile(r" \(mean similarity to the others \d+\.\d+\)")
+#: The drafted line naming the key terms the evidence shares
+#: (:func:`brainwork.learn.consolidate.draft_rule` writes it).
+SHARED_TERMS_LINE = "- Shared terms: "
 
 
 def counts_text(n_corrections: int, n_tasks: int, unlinked: int) -> str:
@@ -128,10 +136,18 @@ def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
     of dropped corrections under :data:`EVIDENCE_HEADING` are removed, and
     the :data:`CENTRAL_LINE` of a dropped central correction names it as
     code instead of a wikilink, so the page neither states nor links
-    evidence it no longer has. Only those drafted lines change; the
-    frontmatter and hand-written text keep their bytes."""
+    evidence it no longer has. With some dropped, the figures the pass
+    computed over every drafted correction go too: the shared terms are
+    recomputed for ``kept`` (the line goes when they share none), and the
+    cluster's and the central correction's mean similarities are removed
+    (they were measured with the pass's vectors, which approval does not
+    have). Only those drafted lines change; the frontmatter and
+    hand-written text keep their bytes."""
     start = split_frontmatter(text).body_start
     if dropped:
+        from brainwork.learn.consolidate import _correction_doc, shared_terms
+
+        terms = None
         out: list[str] = []
         in_evidence = False
         for line in text[start:].splitlines(keepends=True):
@@ -139,11 +155,20 @@ def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
                 in_evidence = line.rstrip() == EVIDENCE_HEADING
             elif in_evidence and line.startswith("- ") and _wikilink_target(line, 2) in dropped:
                 continue
-            elif line.startswith(CENTRAL_LINE) and _wikilink_target(line, len(CENTRAL_LINE)) in dropped:
-                end = WIKILINK.match(line, len(CENTRAL_LINE)).end()
-                line = f"{CENTRAL_LINE}`{_wikilink_target(line, len(CENTRAL_LINE))}`{line[end:]}"
+            elif line.startswith(CENTRAL_LINE):
+                target = _wikilink_target(line, len(CENTRAL_LINE))
+                if target in dropped:
+                    end = WIKILINK.match(line, len(CENTRAL_LINE)).end()
+                    line = f"{CENTRAL_LINE}`{target}`{line[end:]}"
+                line = _CENTRAL_SIMILARITY.sub("", line, count=1)
+            elif not in_evidence and line.startswith(SHARED_TERMS_LINE):
+                if terms is None:
+                    terms = shared_terms([_correction_doc(c) for c in kept])
+                if not terms:
+                    continue
+                line = f"{SHARED_TERMS_LINE}{', '.join(terms)}.{line[len(line.rstrip()):]}"
             out.append(line)
-        text = text[:start] + "".join(out)
+        text = text[:start] + _DRAFT_SIMILARITY.sub(r"\1", "".join(out), count=1)
     return restate_counts(text, kept)
 
 
