@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 #: Ids of the learning panes (they hear of consolidation progress).
 LEARNING_PANES = ("inbox", "rules")
+#: Id of the pane whose checks read the page embeddings (duplicates by meaning).
+EMBEDDING_CHECKS_PANE = "findings"
 #: Status-bar text while the model loads.
 LOADING = "loading embedding model…"
 #: Progress messages are coalesced to at most one per this many seconds.
@@ -250,8 +252,18 @@ class LearningController:
 
             if self.embed_without_holding(emb, on_chunk=shown):
                 app.call_from_thread(setattr, app, "background", None)
+                app.call_from_thread(self._embeddings_changed)
 
         app.run_worker(work, name="warm up", group="warm-up", thread=True, exclusive=True, exit_on_error=False)
+
+    def _embeddings_changed(self) -> None:
+        """After a pass embedded pages: the Findings pane checks again (in
+        its worker), since the duplicate check weighs meaning only for pages
+        with an embedding; its list from before the pass told pairs apart by
+        their words alone, not what ``brainwork check`` now says."""
+        screen = self.app.pane_screen(EMBEDDING_CHECKS_PANE)
+        if screen is not None:
+            screen.on_vault_changed()
 
     def embed_without_holding(
         self, emb: Any, ids: list[str] | None = None, on_chunk: Callable[[int, int, float], None] | None = None
