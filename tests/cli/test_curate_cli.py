@@ -114,7 +114,7 @@ def test_split_and_fixes(run, vault) -> None:
     assert run("undo").exit_code == 0
     r = run("create-page", "Ghost", "--type", "topic", "--from", "a")
     assert r.exit_code == 0 and "create Ghost.md for [[Ghost]] (1 dead link revived)" in r.output
-    assert run("dismiss", "orphan:x", "--reason", "fine").exit_code == 0
-    assert run("undismiss", "orphan:x").exit_code == 0
+    assert run("dismiss", "untyped:Hub", "--reason", "fine").exit_code == 0
+    assert run("undismiss", "untyped:Hub").exit_code == 0
     kinds = [e["kind"] for e in json.loads(run("log", "--json").output)]
     assert kinds == ["undismiss", "dismiss", "create-page", "set-type", "split"]

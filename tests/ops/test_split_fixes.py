@@ -138,15 +138,15 @@ def test_dismiss_is_undoable(env) -> None:
     from brainwork.store import dismissals
 
     config, store = env
-    fixes.dismiss(config, store, "duplicate:a|b", "not the same thing")
-    assert "duplicate:a|b" in dismissals.dismissed_keys(store)
+    fixes.dismiss(config, store, "stub:notes/Untyped", "not the same thing")
+    assert "stub:notes/Untyped" in dismissals.dismissed_keys(store)
     op = cs.undo(config, store)
-    assert op.kind == "dismiss" and "duplicate:a|b" not in dismissals.dismissed_keys(store)
+    assert op.kind == "dismiss" and "stub:notes/Untyped" not in dismissals.dismissed_keys(store)
     cs.redo(config, store)
-    assert "duplicate:a|b" in dismissals.dismissed_keys(store)
-    fixes.undismiss(config, store, "duplicate:a|b")
-    assert "duplicate:a|b" not in dismissals.dismissed_keys(store)
+    assert "stub:notes/Untyped" in dismissals.dismissed_keys(store)
+    fixes.undismiss(config, store, "stub:notes/Untyped")
+    assert "stub:notes/Untyped" not in dismissals.dismissed_keys(store)
     cs.undo(config, store)
-    assert {d.key: d.reason for d in dismissals.dismissals(store)} == {"duplicate:a|b": "not the same thing"}
+    assert {d.key: d.reason for d in dismissals.dismissals(store)} == {"stub:notes/Untyped": "not the same thing"}
     with pytest.raises(UserError):
         fixes.dismiss(config, store, "")

@@ -314,14 +314,39 @@ def dismiss(config: Config, store: Store, key: str, reason: str = "") -> Operati
     undoable (the undo log runs :func:`brainwork.store.dismissals.undismiss`).
 
     Raises:
-        UserError: empty key.
+        UserError: empty key, or no current finding has it (the message
+            suggests close keys; ``brainwork check --keys`` lists them).
     """
     if not key:
         raise UserError("a finding key is needed to dismiss it")
+    _refresh(config, store)
+    _require_finding(config, store, key)
     return unit_of_work.apply(
         config, store, "dismiss", f"dismiss {key}" + (f" ({reason})" if reason else ""), [],
         store_actions=[{"do": "dismiss", "key": key, "reason": reason}], details={"key": key, "reason": reason},
     )
+
+
+def _require_finding(config: Config, store: Store, key: str) -> None:
+    """Refuse a key no current finding has (a typo, or a finding fixed
+    since it was listed): a dismissal of it would hide nothing and only
+    add a step to the undo log. A key is ``CODE:rest``, so only that
+    code's check runs; dismissed findings count, so dismissing twice
+    keeps working."""
+    from brainwork.analysis.finding import CODES
+    from brainwork.analysis.findings import check
+    from brainwork.vault.resolve import similar_names
+
+    code = key.split(":", 1)[0]
+    if code not in CODES:
+        raise UserError(f"no finding has the key {key!r}: a key starts with a finding code "
+                        f"({', '.join(CODES)}); `brainwork check --keys` lists them")
+    keys = {f.key for f in check(config, store, [code], include_dismissed=True)}
+    if key in keys:
+        return
+    close = similar_names(key, {k: [k] for k in keys})
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    raise UserError(f"no finding has the key {key!r}{hint} (`brainwork check --keys` lists them)")
 
 
 def undismiss(config: Config, store: Store, key: str) -> Operation:
