@@ -25,6 +25,7 @@ def test_captured_records_and_created_pages_are_not_stubs(make_vault, store, tmp
     sync(config, store)
     stubs = {f.page for f in check(config, store, ["stub"])}
     assert task.id not in stubs and created.details["page"] not in stubs
-    assert short.id in stubs  # a record with almost no text still is one
+    # A record's content is its fields: a terse one is complete, not a stub.
+    assert short.id not in stubs
     cs.undo(config, store)  # undoing the creation brings the dismissal back too
     assert not (vault / "notes/Missing Page.md").exists()

@@ -426,44 +426,58 @@ def _text_keys(type_: str | None) -> list[str]:
     """A record type's free-text frontmatter keys (a captured task's
     ``request``/``summary``, a correction's ``wrong``/``correct``/``why``...:
     :data:`brainwork.vocabulary.TYPE_FIELDS` keys without a fixed set of
-    values). Capture writes a record's text there, so it counts as the
-    page's text."""
+    values). Capture writes a record's text there and nothing in its body."""
     return [k for k, allowed in TYPE_FIELDS.get(type_ or "", {}).items() if allowed is None]
 
 
-def _record_text_chars(fields: dict | None, keys: list[str], limit: int) -> int:
-    """Characters of the text under ``keys`` in a page's frontmatter ``fields``
-    (None: the page is not in the store)."""
-    values = [v for k in keys if isinstance(v := (fields.get(k) if fields is not None else None), str)]
-    return visible_chars("\n\n".join(values), at_least=limit) if values else 0
+def _has_record_text(fields: dict | None, keys: list[str]) -> bool:
+    """Whether a page's frontmatter ``fields`` (None: the page is not in the
+    store) hold visible text under any of ``keys``."""
+    return fields is not None and any(isinstance(v := fields.get(k), str) and visible_chars(v, at_least=1)
+                                      for k in keys)
+
+
+def _stub_line(ctx: Context, i: int, empty: bool) -> int:
+    """The line a stub finding names: the body's first line. A file that
+    ends at the frontmatter's closing ``---`` has no body line (the body's
+    line number is one past its end): its last line then."""
+    line = ctx.pages.body_line[i] or 1
+    if empty and line > 1:
+        lines = ctx.file_lines(ctx.pages.id[i])
+        last = len(lines) - (1 if lines and lines[-1] == "" else 0)
+        line = min(line, max(1, last))
+    return line
 
 
 def stub(ctx: Context) -> list[Finding]:
+    """Pages with fewer than ``stub_chars`` characters of body text. A
+    record (a type with free-text fields: task, correction, rule, ...) is
+    written frontmatter-first: when any of those fields holds text, that is
+    its content and it is not a stub, whatever its body."""
     limit = ctx.t.stub_chars
-    short: list[tuple[int, int]] = []  # (row, body characters) of the pages short of the limit
+    short: list[tuple[int, int, bool]] = []  # (row, body characters, body empty) of the pages short of the limit
     broken = ctx.broken
     for i, (pid, body) in enumerate(zip(ctx.pages.id, ctx.bodies())):
         if pid in broken:
             continue
         n = visible_chars(body, at_least=limit)
         if n < limit:
-            short.append((i, n))
+            short.append((i, n, not body))
     # The fields of the short records, read in one query rather than one
     # graph.get_page per page (a query each, and each reads the body too).
-    keyed = [i for i, _ in short if _text_keys(ctx.pages.type[i])]
+    keyed = [i for i, _, _ in short if _text_keys(ctx.pages.type[i])]
     fields = quality.page_fields(ctx.store, [ctx.pages.id[i] for i in keyed]) if keyed else {}
     out = []
-    for i, n in short:
+    for i, n, empty in short:
         pid = ctx.pages.id[i]
         keys = _text_keys(ctx.pages.type[i])
-        if keys:
-            n += _record_text_chars(fields.get(pid), keys, limit)
-        if n < limit:
-            out.append(
-                _finding(ctx, "stub", pid, ctx.pages.body_line[i] or 1,
-                         f"only {n} characters of body text (a stub has fewer than {limit})", pid, score=float(n),
-                         evidence=StubEvidence(chars=n, stub_chars=limit))
-            )
+        if keys and _has_record_text(fields.get(pid), keys):
+            continue
+        out.append(
+            _finding(ctx, "stub", pid, _stub_line(ctx, i, empty),
+                     f"only {n} characters of body text (a stub has fewer than {limit})", pid, score=float(n),
+                     evidence=StubEvidence(chars=n, stub_chars=limit))
+        )
     return out
 
 
