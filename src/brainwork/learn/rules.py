@@ -136,18 +136,15 @@ def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
     of dropped corrections under :data:`EVIDENCE_HEADING` are removed, and
     the :data:`CENTRAL_LINE` of a dropped central correction names it as
     code instead of a wikilink, so the page neither states nor links
-    evidence it no longer has. With some dropped, the figures the pass
-    computed over every drafted correction go too: the shared terms are
-    recomputed for ``kept`` (the line goes when they share none), and the
-    cluster's and the central correction's mean similarities are removed
-    (they were measured with the pass's vectors, which approval does not
-    have). Only those drafted lines change; the frontmatter and
-    hand-written text keep their bytes."""
+    evidence it no longer has. With some dropped, what the pass computed
+    over every drafted correction goes too: the shared terms line and the
+    cluster's and the central correction's mean similarities (measured with
+    the pass's vectors, which approval does not have; the terms come from
+    :mod:`brainwork.learn.consolidate`, above this module). Only those
+    drafted lines change; the frontmatter and hand-written text keep their
+    bytes."""
     start = split_frontmatter(text).body_start
     if dropped:
-        from brainwork.learn.consolidate import _correction_doc, shared_terms
-
-        terms = None
         out: list[str] = []
         in_evidence = False
         for line in text[start:].splitlines(keepends=True):
@@ -162,11 +159,7 @@ def restate_evidence(text: str, kept: list[dict], dropped: set[str]) -> str:
                     line = f"{CENTRAL_LINE}`{target}`{line[end:]}"
                 line = _CENTRAL_SIMILARITY.sub("", line, count=1)
             elif not in_evidence and line.startswith(SHARED_TERMS_LINE):
-                if terms is None:
-                    terms = shared_terms([_correction_doc(c) for c in kept])
-                if not terms:
-                    continue
-                line = f"{SHARED_TERMS_LINE}{', '.join(terms)}.{line[len(line.rstrip()):]}"
+                continue
             out.append(line)
         text = text[:start] + _DRAFT_SIMILARITY.sub(r"\1", "".join(out), count=1)
     return restate_counts(text, kept)
