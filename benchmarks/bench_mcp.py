@@ -9,8 +9,13 @@ stdio server driven by the MCP SDK's client, as Claude Code drives it:
   session waits for before the tools are listed);
 - each tool call, as the client sees it: ``doctrine``, ``search``,
   ``read_page``, ``capture_task``, and ``recall`` after a first recall
-  (with no owner, the first one loads the model in the server process and
-  embeds the vault; it is reported apart).
+  (reported apart: with no owner it loads the model in the server process). The vault is
+  indexed, not embedded, and a recall embeds at most 32 pages itself
+  (``service.embedding.INLINE_PAGES``; the sample vault has 129): with no
+  owner neither recall embeds anything, both rank the tasks by their words
+  and say "results for the rest by words"; with ``--owner serve`` the first
+  one starts the owner's embedding pass and the later ones use the vectors
+  written so far.
 
 CPU = user + system seconds of the server process over the calls
 (``/proc/PID/stat``), medians over ``--runs``. With ``--owner serve`` a

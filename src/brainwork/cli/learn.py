@@ -223,13 +223,21 @@ def recall_cmd(config: Config, description: tuple[str, ...], as_json: bool, budg
                no_record: bool) -> None:
     """The prior work most relevant to DESCRIPTION and what it taught, compactly.
 
-    Up to three earlier tasks that clear the minimum similarity, each with
+    At most thresholds.recall_tasks (3) earlier tasks that reach
+    thresholds.recall_min_similarity, best first, each with its request,
     its lessons (wrong -> correct (why)), the sources that held up and the
-    right tools. The doctrine is not repeated (`brainwork doctrine`).
-    Embeds pages changed since the last pass first (the first run on a large
-    vault takes a while; later runs embed only what changed). Served by the
-    workbench or `brainwork serve` it answers at once instead: pages the
-    owner has not embedded yet are ranked by words, and a line says so.
+    right tools; --index adds page titles. The doctrine is not repeated
+    (`brainwork doctrine`). The answer never exceeds --budget characters;
+    the pages it served are logged as recall hits (not with --no-record).
+
+    In its own process it first embeds the pages changed since the last
+    pass (the first run on a large vault takes a while; later runs embed
+    only what changed). Run by the store's owner (the workbench, `brainwork
+    serve`) or by the MCP server or a hook, it embeds at most 32 pages
+    itself: with more waiting it answers at once, ranks the tasks without
+    a vector by their words and says so in its second line; the owner
+    embeds the rest in the background, the MCP server or a hook without an
+    owner leaves them to `brainwork embed`.
     """
     from brainwork.learn.embed import embed_pages, get_embedder
     from brainwork.learn.recall import recall
