@@ -252,7 +252,8 @@ def create_page(
 
     Raises:
         UnsafePath: the target would lead outside the vault or is not a
-            valid file name (``..`` out of the vault, NUL, reserved names).
+            valid file name (``..`` out of the vault, NUL, reserved names),
+            or ``folder`` is absolute or has ``..`` segments.
         UserError: a page of that name exists, the type is unknown, or the
             new page would change where other links point.
     """
@@ -271,7 +272,12 @@ def create_page(
     else:
         if folder is None and src is not None:
             folder = posixpath.dirname(src.path)
-        folder = (folder or "").strip("/")
+        # A folder is relative to the vault root: an absolute one ("/tmp/x")
+        # or one with ".." is refused as such (UnsafePath), not quietly
+        # re-rooted inside the vault.
+        folder = (folder or "").rstrip("/")
+        if folder:
+            safe_rel_path(folder)
         if BAD_TARGET_CHARS.search(name):
             raise UserError(f"a page name may not contain [ ] | # ^ or control characters: {name!r}")
         stem = file_name_for(name)
