@@ -547,27 +547,34 @@ def task_record(config: Config, session, session_id: str) -> dict:
     takes it: ``request`` the first prompt, ``summary`` the agent's last
     reply, ``session``, ``used``/``cited`` links to existing tool and source
     pages, and a body listing the tools used, the sources fetched and the
-    files written."""
-    request = session.request
+    files written. Every credential in them is replaced by ``[redacted
+    <kind>]`` (:mod:`brainwork.agents.redact`) before the title and the
+    one-line fields are cut from them."""
+    from brainwork.agents.redact import redact_texts
+
     calls = session.calls
     counts: dict[str, int] = {}
     for c in calls:
         counts[c.name] = counts.get(c.name, 0) + 1
-    sources = [_strip_query(u) for u in session.sources()]
+    sources = list(dict.fromkeys(_strip_query(u) for u in session.sources()))
     files = session.files_written()
+    # one scan for every text, before any is cut to a line or a title
+    request, reply, *rest = redact_texts([session.request or "", session.work_reply or session.last_reply or "",
+                                          *sources, *files])
+    sources, files = rest[: len(sources)], rest[len(sources):]
     used, cited = _links(config, session)
     parts = [f"Captured from Claude Code session `{session_id}` by `brainwork hook stop`; "
              f"each later stop of the session updates this page."]
     if counts:
         parts.append("## Tools used\n" + ", ".join(f"{n} ({k})" for n, k in counts.items()))
     if sources:
-        parts.append("## Sources fetched\n" + _bullets(list(dict.fromkeys(sources))))
+        parts.append("## Sources fetched\n" + _bullets(sources))
     if files:
         parts.append("## Files written\n" + _bullets(files))
     data = {
         "title": page_title(request, config),
         "request": _one_line(request, 2000),
-        "summary": _one_line(session.work_reply or session.last_reply, 600),
+        "summary": _one_line(reply, 600),
         SESSION_KEY: session_id,
         "body": "\n\n".join(parts),
     }
@@ -664,6 +671,7 @@ def capture_session(config: Config, session, session_id: str | None, today: date
 
 def _capture_locked(config: Config, session, session_id: str, today: date | None) -> SessionCapture:
     """:func:`capture_session` while it holds the session's lock."""
+    from brainwork.agents.redact import redact_texts
     from brainwork.agents.transcript import proposals
     from brainwork.learn.capture import PROPOSAL_TITLE_PREFIX, VaultNames, capture, plan, propose_correction
     from brainwork.ops.gitcommit import commit_files
@@ -699,8 +707,9 @@ def _capture_locked(config: Config, session, session_id: str, today: date | None
     skip = {int(t) for t in done_turns if t and t.isdigit()}
     for turn in proposals(session, pushback_encoder(config), skip=skip):
         names = names or VaultNames(config)
-        quote = _one_line(turn.text, th.PROPOSAL_QUOTE_CHARS)
-        did = _one_line(turn.reply, 300)
+        said, reply = redact_texts([turn.text or "", turn.reply or ""])  # as the task record's texts
+        quote = _one_line(said, th.PROPOSAL_QUOTE_CHARS)
+        did = _one_line(reply, 300)
         tools = ", ".join(dict.fromkeys(c.name for c in turn.tools))
         body = (f"Proposed by `brainwork hook stop` from session `{session_id}` (turn {turn.index}): the person pushed back "
                 f"on what the agent had just done. Confirm it in the inbox (what was wrong, the correct behaviour, why) "
@@ -708,7 +717,7 @@ def _capture_locked(config: Config, session, session_id: str, today: date | None
                 + (f"What the agent had just done: {did}" if did else "What the agent had just done: (no reply)")
                 + (f" (tools: {tools})" if tools else "") + "\n")
         result = propose_correction(config, {
-            "title": page_title(turn.text, config, PROPOSAL_TITLE_PREFIX),
+            "title": page_title(said, config, PROPOSAL_TITLE_PREFIX),
             "wrong": quote, "corrects": task, SESSION_KEY: session_id, "turn": str(turn.index), "body": body,
         }, today=today, names=names)
         proposed.append(result.id)
