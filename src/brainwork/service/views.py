@@ -151,7 +151,9 @@ def value_text(value: Any) -> str:
         return str(int(value)) if value.is_integer() and abs(value) >= 2 else f"{value:.2f}"
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(v) for v in value) or "—"
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
+        if set(value) == {"line", "heading"}:  # a split point: where a page could be cut
+            return f'line {value["line"]} "{value["heading"]}"'
         return ", ".join(f"{k}: {value_text(v)}" for k, v in value.items())
     return str(value)
 
@@ -255,18 +257,25 @@ class FindingDetail:
 def finding_detail(finding: Any) -> FindingDetail:
     """What the evidence panel shows for ``finding``."""
     fields: list[tuple[str, str]] = []
+    evidence = evidence_of(finding)
+    sugg = suggestions_of(finding)
+    # A check's score is one of its figures (an oversize page's bytes, a
+    # stub's characters, a pair's similarity, the best suggestion's):
+    # shown once, where it has a name.
+    named = {v for v in evidence.values() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    named.update(score for _, score in sugg[:1] if score is not None)
     for name in ("target", "other", "score"):
         value = _get(finding, name)
-        if value not in (None, ""):
-            fields.append((name, value_text(value)))
-    sugg = suggestions_of(finding)
+        if value in (None, "") or (name == "score" and value in named):
+            continue
+        fields.append((name, value_text(value)))
     if sugg:
         shown = ", ".join(f"{pid} ({score:.2f})" if score is not None else pid for pid, score in sugg)
         fields.append(("candidates" if _get(finding, "code") == "ambiguous-link" else "suggested", shown))
     title = suggested_title(finding)
     if title and title != _get(finding, "target"):
         fields.append(("suggested title", title))
-    for key, value in evidence_of(finding).items():
+    for key, value in evidence.items():
         if key in _SHOWN_APART or value in (None, "", [], {}):
             continue
         fields.append((key.replace("_", " "), value_text(value)))
