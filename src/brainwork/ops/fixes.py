@@ -26,7 +26,7 @@ from brainwork.store import Store
 from brainwork.store import graph
 from brainwork.vault.edit import EditError, frontmatter_fields, remove_from_list_field, render_scalar, replace_spans, set_field
 from brainwork.vault.parse import BOM, page_id, parse_text
-from brainwork.vault.resolve import from_root, norm
+from brainwork.vault.resolve import Resolver, from_root, norm, similar_names
 from brainwork.vault.write import safe_rel_path, vault_file
 from brainwork.wording import counted
 
@@ -254,8 +254,10 @@ def create_page(
         UnsafePath: the target would lead outside the vault or is not a
             valid file name (``..`` out of the vault, NUL, reserved names),
             or ``folder`` is absolute or has ``..`` segments.
-        UserError: a page of that name exists, the type is unknown, or the
-            new page would change where other links point.
+        UserError: a page of that name exists, the type is unknown, no
+            dead link names ``target`` (close dead-link targets are
+            suggested), or the new page would change where other links
+            point.
     """
     name = (target or "").strip()
     if not name or "\x00" in name:
@@ -302,9 +304,16 @@ def create_page(
         # link names once it exists, or creating it revives nothing.
         if after.resolve(name, src.id if src else None).page != new_id:
             raise UserError(f"[[{target}]] would still not name {rel} once it exists")
-    relink = plan_relink(config, vl, vl.resolver(), after, redirect={}, moved={}, titles={},
+    before = vl.resolver()
+    relink = plan_relink(config, vl, before, after, redirect={}, moved={}, titles={},
                          watch=watch_for([new_id], [title]))
     revived = [r for r in relink.revived if r.after == new_id]
+    if not revived:
+        # The operation exists to bring dead links to life; a page no link
+        # names is a plain new page (or a typo of the target), not a fix.
+        close = similar_names(target, _dead_targets(vl, before))
+        hint = f"; did you mean {', '.join(f'[[{t}]]' for t in close)}?" if close else ""
+        raise UserError(f"no dead link names [[{target}]], so {rel} would revive none{hint}; nothing was created")
     return unit_of_work.apply(
         config, store, "create-page", f"create {rel} for [[{target}]] ({counted(len(revived), 'dead link')} revived)",
         [FileChange(rel, None, text.encode("utf-8"))],
@@ -313,6 +322,18 @@ def create_page(
         store_actions=[{"do": "dismiss", "key": f"stub:{new_id}", "reason": "created for a dead link"}],
         details={"path": rel, "page": new_id, "revived": len(revived)},
     )
+
+
+def _dead_targets(vl: VaultLinks, before: Resolver) -> dict[str, list[str]]:
+    """The targets of the vault's dead links, as written (each as its own
+    name, for :func:`~brainwork.vault.resolve.similar_names`)."""
+    out: dict[str, list[str]] = {}
+    for pid in vl.page_ids():
+        for link in vl.links(pid):
+            target = link.target.strip()
+            if target and target not in out and before.resolve(target, pid).page is None:
+                out[target] = [target]
+    return out
 
 
 def dismiss(config: Config, store: Store, key: str, reason: str = "") -> Operation:
@@ -341,7 +362,6 @@ def _require_finding(config: Config, store: Store, key: str) -> None:
     keeps working."""
     from brainwork.analysis.finding import CODES
     from brainwork.analysis.findings import check
-    from brainwork.vault.resolve import similar_names
 
     code = key.split(":", 1)[0]
     if code not in CODES:
