@@ -157,8 +157,15 @@ def show_cmd(config: Config, page: str, as_json: bool) -> None:
             where = f"{e.file}:{e.line}"
             label = f"{e.edge} {arrow}" if direction == "out" else f"{arrow} {e.edge}"
             # Several links from one line to one page differ only by heading
-            # or label (``[[X]] → [[X#Part|part]]``): show them.
-            extra = (f"#{e.heading}" if e.heading else "") + (f"|{e.label}" if e.label else "")
+            # or label (``[[X]] → [[X#Part|part]]``): show them. Outgoing,
+            # they follow the target as in the link; incoming, the id is the
+            # linking page's, so they are set apart and named (glued on,
+            # ``SOURCE|part`` read as a link to a page of that name).
+            if direction == "out":
+                extra = (f"#{e.heading}" if e.heading else "") + (f"|{e.label}" if e.label else "")
+            else:
+                parts = ([f"to #{e.heading}"] if e.heading else []) + ([f"shown as {e.label!r}"] if e.label else [])
+                extra = f"  ({', '.join(parts)})" if parts else ""
             echo(f"  {label:16} {e.other}{extra}{dead}   [{where}]")
 
 
