@@ -247,7 +247,11 @@ class PagePart:
     characters; ``end == total``: nothing after it), and ``note``, the line
     saying what was left out and how to read it ("" when ``text`` is the
     whole file). ``too_large``: the file is over ``max_file_bytes`` and was
-    not read (``text`` is then "" and ``total`` its size in bytes)."""
+    not read (``text`` is then "" and ``total`` its size in bytes).
+    ``not_text``: why the file is not text (``"binary"``: it holds a NUL
+    byte; ``"not UTF-8"``), as the indexer sees it: not parsed, so ``text``
+    is "" (its bytes decoded anyway would be garbage to an agent) and
+    ``total`` its size in bytes."""
 
     text: str
     offset: int
@@ -255,11 +259,17 @@ class PagePart:
     total: int
     note: str = ""
     too_large: bool = False
+    not_text: str | None = None
+
+    @property
+    def unread(self) -> bool:
+        """True when the file's text was not read (too large, or not text)."""
+        return self.too_large or self.not_text is not None
 
     def to_json(self) -> dict:
-        return {"offset": self.offset, "next_offset": self.end if self.end < self.total else None,
-                "total_chars": None if self.too_large else self.total, "too_large": self.too_large,
-                "note": self.note or None}
+        return {"offset": self.offset, "next_offset": self.end if self.end < self.total and not self.unread else None,
+                "total_chars": None if self.unread else self.total, "too_large": self.too_large,
+                "not_text": self.not_text, "note": self.note or None}
 
 
 def cut_part(text: str, offset: int, limit: int) -> tuple[int, int]:
@@ -275,8 +285,9 @@ def cut_part(text: str, offset: int, limit: int) -> tuple[int, int]:
 
 def _page_part(config: Config, data: dict, offset: int, limit: int) -> PagePart:
     """The part of the page file's text to answer with, read from the vault
-    (the truth), or a note when the page is not a Markdown file or is too
-    large to read (its size is taken before reading anything).
+    (the truth), or a note when the page is not a Markdown file, is too
+    large to read (its size is taken before reading anything), or is not
+    UTF-8 text.
 
     Raises:
         ToolError: the file cannot be read, or ``offset`` is past its end.
@@ -295,9 +306,23 @@ def _page_part(config: Config, data: dict, offset: int, limit: int) -> PagePart:
                     f"(max_file_bytes): not read; it is a dump rather than a page: open the file {path} "
                     "itself, or split it)")
             return PagePart("", 0, 0, size, note=note, too_large=True)
-        text = path.read_text(encoding="utf-8", errors="replace")
+        data_bytes = path.read_bytes()
     except OSError as exc:
         raise ToolError(f"cannot read {rel}: {exc.strerror}") from None
+    # As the indexer reads a page (brainwork.vault.parse): a NUL byte makes it
+    # binary, bytes that are not UTF-8 leave it unparsed.
+    if (nul := data_bytes.find(b"\x00")) >= 0:
+        line = data_bytes.count(b"\n", 0, nul) + 1
+        note = (f"({rel} is a binary file (NUL byte at offset {nul:,}, line {line:,}), not text: not parsed, "
+                f"not sent; open the file {path} with a program that reads it)")
+        return PagePart("", 0, 0, len(data_bytes), note=note, not_text="binary")
+    try:
+        text = data_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data_bytes.count(b"\n", 0, exc.start) + 1
+        note = (f"({rel} is not UTF-8 (byte 0x{data_bytes[exc.start]:02x} at offset {exc.start:,}, line {line:,}): "
+                f"not parsed, not sent; re-save the file {path} as UTF-8 to read it here)")
+        return PagePart("", 0, 0, len(data_bytes), note=note, not_text="not UTF-8")
     if offset > len(text) or (offset == len(text) and offset > 0):
         raise ToolError(f"offset {offset} is past the end of {rel} ({len(text):,} characters)")
     start, end = cut_part(text, offset, limit)
@@ -413,10 +438,10 @@ def build_server(config: Config, call: Call, log_level: str = "WARNING") -> MCPS
         data = _json_command(call, config, ["show", "--json", "--", page])
         part = _page_part(config, data, offset, max_chars)
         data.pop("body", None)  # the whole body again, which ``text`` holds the asked-for part of
-        data["text"] = part.text if not part.too_large else None
+        data["text"] = None if part.unread else part.text
         data["part"] = part.to_json()
         edges = _edges_text(data.get("edges") or {})
-        content = [] if part.too_large else [TextContent(type="text", text=part.text)]
+        content = [] if part.unread else [TextContent(type="text", text=part.text)]
         if part.note:
             content.append(TextContent(type="text", text=part.note))
         content.append(TextContent(type="text", text=f"Edges of {data.get('id')}:\n{edges}"))
