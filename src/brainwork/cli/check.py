@@ -1,19 +1,21 @@
 """``brainwork check``: the quality bar on the command line.
 
 Syncs the vault into its store, runs :func:`brainwork.analysis.findings.check`
-and prints one finding a line like a linter (``path:line: code message``) or
-a JSON list. Exit status: 0 clean, 1 findings remain, 2 on error (a bad
+and prints one finding a line like a linter (``path:line: code message``; a
+path holding a control character, quote or backslash is double-quoted with
+escapes, as git quotes paths) or a JSON list. Exit status: 0 clean, 1 findings remain, 2 on error (a bad
 vault, a busy store, an unknown code, or a bug, whose traceback is printed).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 
 import click
 
-from brainwork.analysis.finding import CODES, DESCRIPTIONS
+from brainwork.analysis.finding import CODES, DESCRIPTIONS, Finding
 from brainwork.cli.common import echo, echo_json, interactive, open_store, synced, vault_options
 from brainwork.config import Config
 from brainwork.errors import UserError
@@ -27,6 +29,37 @@ def _split_codes(ctx: click.Context, param: click.Parameter, value: tuple[str, .
     if unknown:
         raise click.BadParameter(f"unknown code {', '.join(unknown)} (known: {', '.join(CODES)})")
     return tuple(dict.fromkeys(codes))
+
+
+#: What makes a path need quoting in a ``path:line:`` line: anything that
+#: breaks or hides the line (C0/C1 controls, tab, DEL, Unicode line and
+#: paragraph separators, bidi controls), and the quote and backslash, so a
+#: quoted path is told apart from one that merely starts with a quote.
+_QUOTE_PATH = re.compile(r'[\x00-\x1f\x7f-\x9f"\\\u2028\u2029\u202a-\u202e\u2066-\u2069]')
+#: Line breaks in a message, shown as escapes to keep one finding a line.
+_BREAKS = str.maketrans({"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _text_path(path: str) -> str:
+    """``path`` as it is, or, when it holds a character of
+    :data:`_QUOTE_PATH`, double-quoted with backslash escapes (``\\``,
+    ``\\"``, ``\\n``, ``\\t``, and the rest as the CLI shows any control
+    character: ``\\x1b``, ``\\u2028``), the way git quotes paths: the
+    ``path:line:`` line stays one line and the quoted name, a Python string
+    literal, reads back to the exact name."""
+    if not _QUOTE_PATH.search(path):
+        return path
+    from brainwork.display import printable
+
+    body = path.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return '"' + printable(body).translate(_BREAKS) + '"'
+
+
+def _text_line(f: Finding) -> str:
+    """The text-format line of finding ``f``: ``path:line: code message``,
+    the path quoted when needed (:func:`_text_path`) and line breaks in the
+    message escaped, so every finding is exactly one line."""
+    return f"{_text_path(f.path)}:{f.line}: {f.code} {f.message.translate(_BREAKS)}"
 
 
 _CODES_HELP = "; ".join(f"{c}: {DESCRIPTIONS[c]}" for c in CODES)
@@ -71,7 +104,7 @@ def check_cmd(config: Config, fmt: str, codes: tuple[str, ...], include_dismisse
         echo_json(rows)
     else:
         for f in findings:
-            echo(f.to_text() + (" (dismissed)" if f.dismissed else "") + (f"  [{f.key}]" if show_keys else ""))
+            echo(_text_line(f) + (" (dismissed)" if f.dismissed else "") + (f"  [{f.key}]" if show_keys else ""))
         if findings and interactive():
             counts = ", ".join(f"{c} {n}" for c, n in summary(findings).items())
             echo(f"{len(findings)} findings: {counts}", err=True)
