@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from brainwork.index.sync import _read
+from brainwork.index.scan import read_bytes as _read
 
 
 @pytest.mark.parametrize("scanned", [0, 5, 11, 12, 13, 100])

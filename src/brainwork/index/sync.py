@@ -1,11 +1,14 @@
 """Sync a vault into its store: scan it, re-parse the files whose size,
 mtime and then SHA-256 differ from the store, and write the result.
 
-Invariants: every write of one sync is one transaction (the store is never
-half-written) and an unchanged vault writes nothing. A few changed files are
-written as a partial sync (:func:`brainwork.index.incremental.apply_changes`),
-more by re-resolving every link and rewriting every edge in bulk; both leave
-the same store. Steps: docs/architecture.md, "Sync".
+Invariants: every write of one sync into a store that has pages is one
+transaction (the store is never half-written) and an unchanged vault writes
+nothing. The first index of a store is written in slices, several
+transactions (:mod:`brainwork.index.cold`); a marker in ``Meta`` until the
+last one commits makes an interrupted one start again at the next sync. A
+few changed files are written as a partial sync
+(:func:`brainwork.index.incremental.apply_changes`), more by re-resolving
+every link and rewriting every edge in bulk; both leave the same store. Steps: docs/architecture.md, "Sync".
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import posixpath
 import time
 from contextlib import contextmanager
 import unicodedata
@@ -23,14 +25,14 @@ from typing import Callable
 from brainwork.config import Config
 from brainwork.index.incremental import FileChanges, apply_changes
 from brainwork.index.report import SyncReport
-from brainwork.index.rows import attachment_row, edge_row, links_from_json, page_row
-from brainwork.index.scan import printable_name, scan_vault
+from brainwork.index.cold import cold_index
+from brainwork.index.edges import resolve_edges
+from brainwork.index.rows import attachment_row, page_row
+from brainwork.index.scan import printable_name, read_bytes, scan_vault
 from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
 from brainwork.vault.parse import oversize_page, page_id, parse_text
-from brainwork.vault.resolve import Resolution, Resolver
-from brainwork.vocabulary import EDGES_BY_NAME
 
 #: progress(done, total, phase) — called from the syncing thread.
 Progress = Callable[[int, int, str], None]
@@ -82,11 +84,18 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     undecodable: list[str] = []
     files = scan_vault(config.vault, config.ignore_folders, config.store, undecodable)
     signatures = delta.file_signatures(store)
-    old_errors = graph.parse_errors(store)
     # Files skipped before parsing; a whole-file problem is put on line 1.
     scan_errors: list[ParseError] = [
         ParseError(printable_name(rel), 1, "file name is not UTF-8; skipped (rename it to index it)") for rel in undecodable
     ]
+    # A store without pages, or one an interrupted cold index left half
+    # written, is indexed from nothing in slices (index.cold).
+    incomplete = delta.cold_index_incomplete(store)
+    if incomplete or not signatures:
+        report = cold_index(config, store, files, scan_errors, progress, recover=incomplete)
+        report.seconds = time.perf_counter() - t0
+        return report
+    old_errors = graph.parse_errors(store)
     total = len(files)
     if progress:
         progress(0, total, "scanning")
@@ -159,7 +168,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
                 big = oversize_page(f.rel, config.vault / f.rel, f.size, f.mtime_ns, max_bytes)
                 data = b""
             else:
-                data = _read(os.path.join(root, f.rel), f.size)
+                data = read_bytes(os.path.join(root, f.rel), f.size)
         except OSError as exc:
             data, big = b"", None
             read_error = ParseError(f.rel, 1, f"cannot read: {exc.strerror or exc}")
@@ -275,30 +284,6 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     return report
 
 
-def _read(path: str, size: int) -> bytes:
-    """The bytes of the file at ``path``, which the scan found ``size``
-    bytes long. Through ``os.open`` and ``os.read`` rather than ``open``: no
-    buffered file object per file (0.08 -> 0.04 s CPU for obsidian-hub's
-    6,571 files). A read of ``size + 1`` bytes that returns ``size`` has met
-    the end of the file; a file that grew or shrank since the scan is read
-    on to its end.
-
-    Raises:
-        OSError: the file cannot be opened or read.
-    """
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        data = os.read(fd, size + 1)
-        if len(data) != size:
-            parts = [data]
-            while chunk := os.read(fd, 1 << 20):
-                parts.append(chunk)
-            data = b"".join(parts)
-    finally:
-        os.close(fd)
-    return data
-
-
 def _resolve_links(
     seen: set[str],
     parsed: dict[str, ParsedPage],
@@ -307,16 +292,10 @@ def _resolve_links(
     progress: Progress | None,
     total: int,
 ) -> tuple[dict[str, tuple], set[str]]:
-    """Resolve every page's links against the vault as it is now.
-
-    Fills ``report.edges``, ``dead_links`` and ``ambiguous_links``; returns
-    the edges per REL table (as :func:`graph.edge_tables` pairs, converted in
-    slices: a dict per edge for 30,000 edges would raise the full index's
-    peak memory) and the set of missing (dead) targets.
-    """
-    # Resolve every link against the new vault (cheap, in memory).
+    """Resolve every page's links against the vault as it is now: the
+    re-parsed pages' and the stored ones' (:func:`resolve_edges`)."""
     titles: dict[str, list[str]] = {}
-    links_of: dict[str, list[Link]] = {}
+    links_of: dict[str, list[Link] | str] = {}
     pages: list[str] = []
     attachments: list[str] = []
     for pid in seen:
@@ -329,55 +308,10 @@ def _resolve_links(
             s = state[pid]
             pages.append(pid)
             titles[pid] = [s["title"], *(s["aliases"] or [])]
-            links_of[pid] = links_from_json(s["links"])
+            links_of[pid] = s["links"] or ""
         else:
             attachments.append(pid)
-    if progress:
-        progress(total, total, "resolving links")
-    resolver = Resolver(pages, attachments, titles)
-    edges: dict[str, list[dict]] = {e: [] for e in (x.table for x in EDGES_BY_NAME.values())}
-    parts: dict[str, list[tuple]] = {e: [] for e in edges}
-    missing: set[str] = set()
-    # A resolution depends on the target and the linking page's folder
-    # only (Resolver.resolve), and targets repeat (28% of obsidian-hub's
-    # 22,556 links, most links of a generated vault): each pair is resolved once.
-    resolved: dict[tuple[str, str], Resolution] = {}
-    # Counted in locals and added to the report once (22,556 links in
-    # obsidian-hub: attribute and dict updates per link add up).
-    table_of = {name: e.table for name, e in EDGES_BY_NAME.items()}
-    counted = dict.fromkeys(EDGES_BY_NAME, 0)
-    dead = ambiguous = 0
-    for pid in sorted(links_of):
-        folder = posixpath.dirname(pid)
-        for link in links_of[pid]:
-            key = (link.target, folder)
-            res = resolved.get(key)
-            if res is None:
-                res = resolved[key] = resolver.resolve(link.target, pid)
-            row = edge_row(pid, link, res)
-            if row is None:
-                continue
-            table = table_of[link.edge]
-            if row["dead"]:
-                missing.add(row["to"])
-                dead += 1
-            else:
-                counted[link.edge] += 1
-                if res.ambiguous:
-                    ambiguous += 1
-            rows = edges[table]
-            rows.append(row)
-            if len(rows) >= _SLICE:
-                parts[table].append(graph.edge_tables(rows))
-                edges[table] = []
-    report.dead_links += dead
-    report.ambiguous_links += ambiguous
-    for e, n in counted.items():
-        report.edges[e] = report.edges.get(e, 0) + n
-    for e in EDGES_BY_NAME:
-        report.edges.setdefault(e, 0)
-    report.edges = {e: report.edges[e] for e in EDGES_BY_NAME}
-    return {t: graph.edge_tables([*parts[t], graph.edge_tables(edges[t])]) for t in edges}, missing
+    return resolve_edges(pages, attachments, titles, links_of, report, progress, total)
 
 
 apply_sync = graph.apply_sync

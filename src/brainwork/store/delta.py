@@ -16,7 +16,9 @@ from typing import Any, NamedTuple
 
 from brainwork.store.db import Store
 from brainwork.store.graph import BY_ROW_ID, _schemas, _table, copy_pages, delete_bodies, page_table, set_mtimes
-from brainwork.store.schema import EDGE_TABLES, PAGE_BODY_COLUMNS, PAGE_COLUMNS, PAGE_NODE_COLUMNS, TEXT_COLUMNS
+from brainwork.store.schema import (
+    DERIVED_NODE_TABLES, EDGE_TABLES, PAGE_BODY_COLUMNS, PAGE_COLUMNS, PAGE_NODE_COLUMNS, TEXT_COLUMNS, ddl,
+)
 
 ALL_COLUMNS = tuple(name for name, _ in PAGE_COLUMNS if name != "id")
 
@@ -310,3 +312,74 @@ def apply_delta(
             for table in EDGE_TABLES:
                 keep.update(r[0] for r in store.execute(f"MATCH (:Page)-[:{table}]->(m:Missing) RETURN DISTINCT m.id"))
             store.execute("MATCH (m:Missing) WHERE NOT m.id IN $keep DELETE m", {"keep": sorted(keep)})
+
+
+# -- the sliced cold index (brainwork.index.cold) ---------------------------
+#: Meta key set in the first transaction of a cold index written in several
+#: transactions and deleted in its last: while it is there the derived tables
+#: hold part of the vault, and the next sync indexes it again from nothing.
+COLD_INDEX_KEY = "cold_index_incomplete"
+
+
+def cold_index_incomplete(store: Store) -> bool:
+    """Whether a cold index began in this store and did not finish."""
+    return store.meta(COLD_INDEX_KEY) is not None
+
+
+def clear_derived(store: Store) -> None:
+    """Empty the tables derived from the vault (pages, bodies, edges,
+    dead-link targets, parse errors) by dropping and creating them again, as
+    a schema change does: one statement per table, however many rows the
+    interrupted index left (a DELETE of them would be one more transaction
+    holding every row). Meta and the history tables are kept, the
+    :data:`COLD_INDEX_KEY` marker with them, so a kill here leaves a store
+    the next sync still clears. Outside any transaction: Kùzu runs ``DROP
+    TABLE`` in auto-commit mode."""
+    with store.exclusive():
+        for table in (*EDGE_TABLES, *DERIVED_NODE_TABLES):
+            store.execute(f"DROP TABLE IF EXISTS {table}")
+        for stmt in ddl():
+            store.execute(stmt)
+
+
+def begin_cold_index(store: Store, clear_errors: bool) -> None:
+    """Inside the cold index's first write transaction: set the
+    :data:`COLD_INDEX_KEY` marker (and drop the stored parse errors when
+    ``clear_errors``; the last transaction writes the new ones)."""
+    store.set_meta(COLD_INDEX_KEY, "1")
+    if clear_errors:
+        store.execute("MATCH (e:ParseError) DELETE e")
+
+
+def finish_cold_index(store: Store, errors: list[dict]) -> None:
+    """Inside the cold index's last write transaction: the parse errors and
+    the deletion of the :data:`COLD_INDEX_KEY` marker."""
+    if errors:
+        store.execute(
+            "UNWIND $rows AS r CREATE (:ParseError {path: r.path, line: r.line, message: r.message})",
+            {"rows": errors},
+        )
+    store.execute("MATCH (m:Meta {key: $k}) DELETE m", {"k": COLD_INDEX_KEY})
+
+
+def copy_page_nodes(store: Store, table: "Any") -> None:
+    """COPY the ``Page`` columns of full page rows (:func:`page_table`)."""
+    store.copy("Page", table.select([n for n, _ in PAGE_NODE_COLUMNS]))
+
+
+def copy_page_bodies(store: Store, table: "Any") -> None:
+    """COPY the ``PageBody`` columns of full page rows (:func:`page_table`)."""
+    store.copy("PageBody", table.select([n for n, _ in PAGE_BODY_COLUMNS]))
+
+
+def copy_missing(store: Store, ids: list[str]) -> None:
+    """COPY dead-link targets (not yet stored) into ``Missing``."""
+    import pyarrow as pa
+
+    store.copy("Missing", pa.table({"id": pa.array(ids, pa.string())}))
+
+
+def copy_edges(store: Store, table: str, node: str, rows: "Any") -> None:
+    """COPY edge rows (an Arrow table of :func:`~brainwork.store.graph.edge_tables`)
+    from pages to ``node`` (``Page`` or ``Missing``) into REL table ``table``."""
+    store.copy(table, rows, ("Page", node))
