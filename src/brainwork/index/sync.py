@@ -8,7 +8,8 @@ transactions (:mod:`brainwork.index.cold`); a marker in ``Meta`` until the
 last one commits makes an interrupted one start again at the next sync. A
 few changed files are written as a partial sync
 (:func:`brainwork.index.incremental.apply_changes`), more by re-resolving
-every link and rewriting every edge in bulk; both leave the same store. Steps: docs/architecture.md, "Sync".
+every link and rewriting every edge in bulk; both leave the same store.
+Steps: docs/architecture.md, "Sync".
 """
 
 from __future__ import annotations
