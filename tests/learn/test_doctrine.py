@@ -7,10 +7,6 @@ import json
 
 from click.testing import CliRunner
 
-import subprocess
-import sys
-from pathlib import Path
-
 from brainwork.learn.doctrine import doctrine, doctrine_from_vault, in_scope, project_of, tokens_of
 from brainwork.learn.rules import approve
 from brainwork.vault.parse import parse_file
@@ -87,55 +83,24 @@ def test_cli_doctrine(sample_config):
     assert "warning" in res.stderr and "costliest rules" in res.stderr
 
 
-RULE = """---
-type: rule
-title: {title}
-rule: {text}
-why: it went wrong {n} times
-status: active
-activated: 2026-10-{day:02d}
-{extra}---
-"""
-
-
-def _rulebook(make_vault, n: int = 11, scoped: dict[int, str] | None = None) -> Path:
-    """A vault of ``n`` active rules; rule k has k corrections as evidence;
-    ``scoped`` gives some of them a ``scope:`` block."""
-    files = {}
-    for k in range(1, n + 1):
-        links = "".join(f"  - '[[corrections/c{k}-{j}]]'\n" for j in range(k))
-        extra = f"evidence:\n{links}" + ((scoped or {}).get(k, ""))
-        files[f"rules/r{k:02d}.md"] = RULE.format(title=f"Rule {k}", text=f"Do the careful thing number {k} " * 12,
-                                                  n=k, day=k, extra=extra)
-        for j in range(k):
-            files[f"corrections/c{k}-{j}.md"] = (f"---\ntype: correction\ntitle: c{k}-{j}\nwrong: w\ncorrect: c\n"
-                                                 f"why: y\nstatus: promoted\npromoted_to: '[[rules/r{k:02d}]]'\n---\n")
-    return make_vault(files)
-
-
-def _run(vault: Path, *args: str) -> subprocess.CompletedProcess:
-    exe = Path(sys.executable).with_name("brainwork")
-    return subprocess.run([str(exe), *args, "--vault", str(vault)], capture_output=True, text=True, timeout=120)
-
-
-def test_budget_is_a_hard_cap_on_stdout_most_corrected_first(make_vault):
-    vault = _rulebook(make_vault)
-    full = _run(vault, "doctrine", "--budget", "100000")
+def test_budget_is_a_hard_cap_on_stdout_most_corrected_first(rulebook, doctrine_cli):
+    vault = rulebook()
+    full = doctrine_cli(vault, "--budget", "100000")
     assert full.returncode == 0 and "(11)" in full.stdout
     for budget in (50, 300, 600):
-        res = _run(vault, "doctrine", "--budget", str(budget))
+        res = doctrine_cli(vault, "--budget", str(budget))
         assert res.returncode == 0, res.stderr
         assert len(res.stdout) <= 4 * budget, (budget, len(res.stdout))
         assert "left out" in res.stdout and "brainwork doctrine --budget" in res.stdout
-    res = _run(vault, "doctrine", "--budget", "600")
+    res = doctrine_cli(vault, "--budget", "600")
     shown = [line.split("(rules/")[1].split(")")[0] for line in res.stdout.splitlines() if "(rules/" in line]
     assert shown and shown == [f"r{k:02d}" for k in range(11, 11 - len(shown), -1)]  # most evidence first
     left = 11 - len(shown)
     assert f"({left} more active rules left out" in res.stdout
-    data = json.loads(_run(vault, "doctrine", "--format", "json", "--budget", "600").stdout)
+    data = json.loads(doctrine_cli(vault, "--format", "json", "--budget", "600").stdout)
     assert [r["id"] for r in data["rules"]] == [f"rules/{s}" for s in shown] and data["omitted_count"] == left
     # the default fits a hook
-    default = _run(vault, "doctrine")
+    default = doctrine_cli(vault)
     assert len(default.stdout) <= 10_000
     # the store-free fallback agrees
     from brainwork.config import load_config
@@ -146,8 +111,8 @@ def test_budget_is_a_hard_cap_on_stdout_most_corrected_first(make_vault):
         assert doctrine(config, store, 600).text == doctrine_from_vault(config, 600).text == res.stdout
 
 
-def test_scope_with_cwd(make_vault, tmp_path):
-    vault = _rulebook(make_vault, n=3, scoped={
+def test_scope_with_cwd(rulebook, doctrine_cli, tmp_path):
+    vault = rulebook(n=3, scoped={
         2: "scope: [payments-service]\n",
         3: "scope:\n  - '*/infra/*'\n",
     })
@@ -162,7 +127,7 @@ def test_scope_with_cwd(make_vault, tmp_path):
     assert project_of(other)[1] == "website"
 
     def ids(cwd):
-        out = _run(vault, "doctrine", "--format", "json", *(["--cwd", str(cwd)] if cwd else []))
+        out = doctrine_cli(vault, "--format", "json", *(["--cwd", str(cwd)] if cwd else []))
         assert out.returncode == 0, out.stderr
         return sorted(r["id"] for r in json.loads(out.stdout)["rules"]), json.loads(out.stdout)
 

@@ -4,44 +4,20 @@ or nothing at all, never a line cut short."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 from brainwork.config import load_config
 from brainwork.learn.doctrine import HEADER, _more_line, doctrine_from_vault
 
-RULE = """---
-type: rule
-title: Rule {k}
-rule: {text}
-why: it went wrong
-status: active
-activated: 2026-10-{k:02d}
----
-"""
 
-
-def _rules(make_vault, n: int = 3) -> Path:
-    return make_vault({f"rules/r{k}.md": RULE.format(k=k, text=f"Do the careful thing number {k} " * 6)
-                       for k in range(1, n + 1)})
-
-
-def _run(vault: Path, *args: str) -> subprocess.CompletedProcess:
-    exe = Path(sys.executable).with_name("brainwork")
-    return subprocess.run([str(exe), *args, "--vault", str(vault)], capture_output=True, text=True, timeout=120)
-
-
-def test_budget_of_one_token_prints_nothing(make_vault):
-    vault = _rules(make_vault)
-    res = _run(vault, "doctrine", "--budget", "1")
+def test_budget_of_one_token_prints_nothing(rulebook, doctrine_cli):
+    vault = rulebook(3, sentences=6)
+    res = doctrine_cli(vault, "--budget", "1")
     assert res.returncode == 0, res.stderr
     assert res.stdout == ""
     assert "0 active rules, 3 left out" in res.stderr
 
 
-def test_every_small_budget_gives_whole_lines(make_vault):
-    config = load_config(_rules(make_vault))
+def test_every_small_budget_gives_whole_lines(rulebook):
+    config = load_config(rulebook(3, sentences=6))
     full = doctrine_from_vault(config, 100_000).text
     note_seen = False
     for budget in range(1, 120):
