@@ -318,3 +318,12 @@ DEFAULT_THRESHOLDS = Thresholds()
 #: seconds with it; Claude Code kills a hook after 60 s by default, so the
 #: wait stays well inside that.
 HOOK_SESSION_LOCK_WAIT_SECONDS = 30.0
+#: The MCP ``read_page`` tool lists at most this many edges each way (links
+#: out, links in); the answer says how many more there are and keeps the
+#: totals in its structured content. A hub page has thousands of backlinks.
+#: Each edge costs ~300 characters of JSON plus a ~90-character text line,
+#: so both directions at this cap take ~9,000 characters: with a whole
+#: MCP_PAGE_MAX_CHARS part, sent twice, the answer stays under the 50,000
+#: characters past which Claude Code moves an MCP answer out of the model's
+#: context.
+MCP_PAGE_EDGES_MAX = 12

@@ -31,7 +31,7 @@ from pydantic import Field, ValidationError
 from brainwork import __version__
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.thresholds import MCP_PAGE_MAX_CHARS
+from brainwork.thresholds import MCP_PAGE_EDGES_MAX, MCP_PAGE_MAX_CHARS
 from brainwork.wording import noun
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.service.owner import Reply
@@ -229,14 +229,32 @@ def doctrine_data(call: Call, config: Config) -> dict:
     return _json_command(call, config, ["doctrine", "--format", "json"])
 
 
-def _edges_text(edges: dict) -> str:
+def cap_edges(edges: dict, limit: int = MCP_PAGE_EDGES_MAX) -> dict:
+    """``show --json``'s ``edges`` with at most ``limit`` edges each way
+    (the first ones, in ``show``'s order) and each way's total count:
+    ``{"out": [...], "in": [...], "out_total": N, "in_total": M}``."""
+    out = list(edges.get("out") or [])
+    into = list(edges.get("in") or [])
+    return {"out": out[:limit], "in": into[:limit], "out_total": len(out), "in_total": len(into)}
+
+
+def _edges_text(edges: dict, page: str = "") -> str:
+    """The edges of :func:`cap_edges` as lines, each way's left-out count
+    after its lines."""
+    def title(e: dict) -> str:
+        return (f" ({e['title']})" if e.get("title") and e["title"] != e["other"] else "") + (" (dead link)" if e.get("dead") else "")
+
     lines = []
-    for e in edges.get("out", []):
-        lines.append(f"- {e['edge']} → {e['other']}" + (f" ({e['title']})" if e.get("title") and e["title"] != e["other"] else "")
-                     + (" (dead link)" if e.get("dead") else ""))
-    for e in edges.get("in", []):
-        lines.append(f"- ← {e['edge']} {e['other']}" + (f" ({e['title']})" if e.get("title") and e["title"] != e["other"] else "")
-                     + (" (dead link)" if e.get("dead") else ""))
+    for way in ("out", "in"):
+        shown = edges.get(way, [])
+        for e in shown:
+            lines.append(f"- {e['edge']} → {e['other']}{title(e)}" if way == "out" else f"- ← {e['edge']} {e['other']}{title(e)}")
+        left = int(edges.get(f"{way}_total", len(shown))) - len(shown)
+        if left > 0:
+            what = "link" if way == "out" else "backlink"
+            lines.append(f"- … and {left:,} more {noun(left, what)} {'out' if way == 'out' else 'in'} "
+                         f"(`brainwork show {page}` lists them all)" if page else
+                         f"- … and {left:,} more {noun(left, what)}")
     return "\n".join(lines) if lines else "(no edges)"
 
 
@@ -433,14 +451,16 @@ def build_server(config: Config, call: Call, log_level: str = "WARNING") -> MCPS
                                         ge=1, le=MCP_PAGE_MAX_CHARS)] = MCP_PAGE_MAX_CHARS,
     ) -> CallToolResult:
         """Read one page: its Markdown text (frontmatter and body) and its edges both ways (what it
-        links to and what links to it). A long page comes in parts: the answer says how much is
-        left and the offset to read on from."""
+        links to and what links to it; on a page with many, the first ones each way and how many
+        more there are). A long page comes in parts: the answer says how much is left and the
+        offset to read on from."""
         data = _json_command(call, config, ["show", "--json", "--", page])
         part = _page_part(config, data, offset, max_chars)
         data.pop("body", None)  # the whole body again, which ``text`` holds the asked-for part of
         data["text"] = None if part.unread else part.text
         data["part"] = part.to_json()
-        edges = _edges_text(data.get("edges") or {})
+        data["edges"] = cap_edges(data.get("edges") or {})
+        edges = _edges_text(data["edges"], str(data.get("id") or ""))
         content = [] if part.unread else [TextContent(type="text", text=part.text)]
         if part.note:
             content.append(TextContent(type="text", text=part.note))
