@@ -64,14 +64,19 @@ class HookInput:
     #: Why stdin was not Claude Code's hook JSON (not JSON, not an object),
     #: None when it was or when there was no stdin at all.
     problem: str | None = None
+    #: stdin held nothing but whitespace (``raw`` is then ``{}``, as for a
+    #: ``{}`` Claude Code would never send either; the two are told apart
+    #: only in what the hook says).
+    blank: bool = False
 
     @classmethod
     def parse(cls, text: str) -> "HookInput":
         """From stdin's text; anything but a JSON object gives an empty input
         with ``problem`` saying what was wrong."""
         problem = None
+        blank = not (text and text.strip())
         try:
-            data = json.loads(text) if text and text.strip() else {}
+            data = {} if blank else json.loads(text)
         except ValueError as exc:
             data, problem = {}, f"stdin is not JSON ({exc})"
         if not isinstance(data, dict):
@@ -83,7 +88,7 @@ class HookInput:
             return v if isinstance(v, str) else None
 
         return cls(s("hook_event_name"), s("session_id"), s("transcript_path"), s("cwd"), s("source"), s("prompt"),
-                   s("trigger"), data.get("stop_hook_active") is True, data, problem)
+                   s("trigger"), data.get("stop_hook_active") is True, data, problem, blank)
 
 
 #: The fields an event cannot work without (Claude Code always sends them):
@@ -105,7 +110,9 @@ def input_problem(event: str, hook: HookInput, had_stdin: bool = True) -> str | 
     if hook.problem:
         return hook.problem
     if had_stdin and not hook.raw:
-        return "stdin is empty (Claude Code sends the hook's JSON object)"
+        if hook.blank:
+            return "stdin is empty (Claude Code sends the hook's JSON object)"
+        return "the hook's JSON object is empty (Claude Code sends session_id, hook_event_name and the event's fields)"
     missing = [k for k in REQUIRED_FIELDS.get(event, ()) if not isinstance(hook.raw.get(k), str)]
     if missing:
         return f"the hook's JSON has no {' or '.join(missing)}"
