@@ -33,7 +33,7 @@ from brainwork.index.rows import links_from_json  # the indexer's stored link JS
 from brainwork.model import Link
 from brainwork.store import Store
 from brainwork.store import graph
-from brainwork.vault.links import MDLINK, WIKILINK, split_inner
+from brainwork.vault.links import MDLINK, WIKILINK, body_links, split_inner
 from brainwork.vault.parse import BOM, page_id, parse_text
 from brainwork.vault.resolve import Resolver, norm
 from brainwork.wording import counted
@@ -633,7 +633,8 @@ def _unparsed_linkers(config, vl: VaultLinks, before: Resolver, redirect: dict[s
 
     Raises:
         UserError: such a file cannot be read, or holds a NUL byte or is over
-            the size limit and may name the page; the message names the file.
+            the size limit and writes a link that may reach the page
+            (:func:`_may_link_to`); the message names the file.
     """
     out: dict[str, list[Link]] = {}
     if not vl.unparsed or not redirect:
@@ -649,14 +650,34 @@ def _unparsed_linkers(config, vl: VaultLinks, before: Resolver, redirect: dict[s
         except OSError as exc:
             raise UserError(f"refusing: {rel} cannot be read ({exc.strerror or exc}), so its links to the page cannot be updated; fix or move it first") from None
         if pid is None or b"\x00" in data or len(data) > config.thresholds.max_file_bytes:
-            folded = norm(data.decode("utf-8", "replace"))
-            if ("[[" in folded or "](" in folded) and any(n in folded for n in names):
+            if _may_link_to(data, names):
                 raise UserError(f"refusing: {rel} cannot be parsed ({why}) and may link to the page; fix or move it first")
             continue
         page = parse_text(rel, data, 0, config.thresholds.max_file_bytes, decode=ENCODING_ERRORS)
         if any(before.resolve(l.target, pid).page in redirect for l in page.links):
             out[pid] = page.links
     return out
+
+
+def _may_link_to(data: bytes, names: set[str]) -> bool:
+    """Whether a file that is not parsed as a page (a NUL byte, over the
+    size limit, not indexed as a page) writes a link whose target a
+    resolver would look up under one of ``names`` (normalised file names,
+    titles, aliases: :func:`~brainwork.index.incremental.link_keys`).
+
+    The links are read by the link grammar (:func:`brainwork.vault.links.body_links`,
+    wikilinks and local Markdown links) over the whole text, code and
+    comments included: a file whose structure is unknown is read the
+    cautious way, so a link shown in a code block still counts, but a
+    word that merely contains a page's name does not."""
+    text = data.decode("utf-8", "replace")
+    if "[[" not in text and "](" not in text:
+        return False
+    for link in body_links(text, 0, 1, masked=text):
+        base, whole = link_keys(link)
+        if base in names or whole in names:
+            return True
+    return False
 
 
 def _trim(text: str | None) -> str | None:
