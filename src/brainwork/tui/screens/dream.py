@@ -4,12 +4,15 @@ to accept or decline each.
 The screen renders :func:`brainwork.service.views.dream_view` (reads in a
 thread worker, group ``dream``). Accepting is one vault operation (undoable
 but for a merge, which asks first, Cancel the default); a decision shows at
-once and the re-read after the operation reconciles. Walkthrough:
+once and the re-read after the operation reconciles. A proposal the vault
+already has (retitled or retired by other hands meanwhile) is marked
+accepted when accepting it fails, with nothing written. Walkthrough:
 docs/learning-loop.md ("Dream: a nightly review queue").
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -94,6 +97,48 @@ def _page_of(proposal: Any) -> str | None:
         if isinstance(p.get(key), str):
             return p[key]
     return None
+
+
+def already_in_vault(store: Any, proposal: Any) -> str | None:
+    """What makes ``proposal`` moot, when the vault already has what it
+    asks for (the page was retitled or the rule retired by other hands,
+    e.g. the command line), else None. Read after a failed accept, whose
+    own sync brought the store up to the vault."""
+    from brainwork.errors import PageNotFound
+    from brainwork.store import graph
+
+    p = proposal.payload or {}
+
+    def stored(*names: Any):
+        for name in names:
+            if not isinstance(name, str):
+                continue
+            try:
+                page = graph.get_page(store, graph.find_page(store, name), errors=False)
+            except PageNotFound:
+                continue
+            if page is not None:
+                return page
+        return None
+
+    if proposal.kind == "retitle":
+        page = stored(p.get("page"), p.get("new_title"))
+        if page is not None and page.title == p.get("new_title"):
+            return f"{page.id} already has the title {page.title!r}"
+    elif proposal.kind == "retire-rule":
+        page = stored(p.get("rule"))
+        if page is not None and page.status == "retired":
+            return f"{page.id} is retired already"
+    return None
+
+
+@dataclass(frozen=True)
+class AlreadyDone:
+    """The answer of an accept whose proposal the vault already had:
+    ``why`` (:func:`already_in_vault`); no operation was run."""
+
+    why: str
+    operation: None = None
 
 
 class DreamScreen(ReloadWhenShown, PaneScreen):
@@ -250,13 +295,33 @@ class DreamScreen(ReloadWhenShown, PaneScreen):
             return
         pid = p.id
 
-        def run() -> None:
+        def accept_or_settle(config, store):
+            from brainwork.errors import UserError
             from brainwork.learn.dream import accept
 
+            try:
+                return accept(config, store, pid, yes=True)
+            except UserError:
+                why = already_in_vault(store, p)
+                if why is None:
+                    raise
+            # Pending for ever otherwise: accepting it again can only fail.
+            # Accepted, since the vault holds what it proposed.
+            from datetime import datetime, timezone
+
+            from brainwork.store import review
+
+            review.decide(store, pid, "accepted", datetime.now(timezone.utc).replace(microsecond=0).isoformat())
+            return AlreadyDone(why)
+
+        def said(done) -> str:
+            if isinstance(done, AlreadyDone):
+                return f"#{pid} was already done: {done.why}. Marked accepted; nothing was written."
+            return f"Accepted #{pid}: {done.message}" + ("  (u undoes)" if done.operation else "")
+
+        def run() -> None:
             self.app.operations.run(
-                "accept proposal",
-                lambda config, store: accept(config, store, pid, yes=True),
-                message=lambda done: f"Accepted #{pid}: {done.message}" + ("  (u undoes)" if done.operation else ""),
+                "accept proposal", accept_or_settle, message=said,
                 done=lambda done: self._decided(pid, "accepted"),
             )
 
