@@ -10,7 +10,7 @@ kept, and the edges follow in slices of :data:`SLICE_EDGES` rows. The store
 ends with exactly the rows the one-transaction full sync writes.
 
 Crash safety: the first transaction sets
-:data:`brainwork.store.delta.COLD_INDEX_KEY` in ``Meta`` and the last one
+:data:`brainwork.store.schema.COLD_INDEX_KEY` in ``Meta`` and the last one
 deletes it, with the parse errors. A store killed in between keeps the
 marker; the next sync (:func:`brainwork.index.sync.sync`) sees it, empties
 the derived tables and runs the cold index again. Figures:

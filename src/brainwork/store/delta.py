@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from brainwork.store.db import Store
 from brainwork.store.graph import BY_ROW_ID, _schemas, _table, copy_pages, delete_bodies, page_table, set_mtimes
 from brainwork.store.schema import (
-    DERIVED_NODE_TABLES, EDGE_TABLES, PAGE_BODY_COLUMNS, PAGE_COLUMNS, PAGE_NODE_COLUMNS, TEXT_COLUMNS, ddl,
+    COLD_INDEX_KEY, DERIVED_NODE_TABLES, EDGE_TABLES, PAGE_BODY_COLUMNS, PAGE_COLUMNS, PAGE_NODE_COLUMNS, TEXT_COLUMNS, ddl,
 )
 
 ALL_COLUMNS = tuple(name for name, _ in PAGE_COLUMNS if name != "id")
@@ -315,11 +315,6 @@ def apply_delta(
 
 
 # -- the sliced cold index (brainwork.index.cold) ---------------------------
-#: Meta key set in the first transaction of a cold index written in several
-#: transactions and deleted in its last: while it is there the derived tables
-#: hold part of the vault, and the next sync indexes it again from nothing.
-COLD_INDEX_KEY = "cold_index_incomplete"
-
 
 def cold_index_incomplete(store: Store) -> bool:
     """Whether a cold index began in this store and did not finish."""

@@ -216,8 +216,15 @@ KEPT_TABLES: dict[str, list[tuple[str, str]]] = dict(
     _columns_of(s) for s in [*HISTORY_DDL, vector_table_ddl("PageVecB"),
                              "CREATE NODE TABLE IF NOT EXISTS Meta(key STRING, value STRING, PRIMARY KEY (key))"]
 )
-#: Meta keys the new store sets itself rather than taking from the old one.
-META_NOT_KEPT: frozenset[str] = frozenset({"schema_version", "vector_table"})
+#: Meta key set in the first transaction of a cold index written in several
+#: transactions (``brainwork.index.cold``) and deleted in its last: while it
+#: is there the derived tables hold part of the vault, and the next sync
+#: indexes it again from nothing.
+COLD_INDEX_KEY = "cold_index_incomplete"
+#: Meta keys the new store sets itself rather than taking from the old one
+#: (a rebuild indexes the vault whole, so an old store's unfinished cold
+#: index says nothing about the new one).
+META_NOT_KEPT: frozenset[str] = frozenset({"schema_version", "vector_table", COLD_INDEX_KEY})
 
 
 def history_columns(table: str) -> list[str]:
