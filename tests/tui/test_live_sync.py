@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,15 +20,13 @@ import pytest
 from brainwork.ops.rename import rename
 from brainwork.tui import live_sync
 from brainwork.tui.app import BrainworkApp
-from brainwork.tui.messages import IndexFinished, VaultLoaded
-from brainwork.tui.screens.findings import FindingsScreen
+from brainwork.tui.messages import VaultLoaded
 from brainwork.tui.screens.inbox import InboxScreen
 from brainwork.tui.widgets.page_list import PageList
 
+from live_sync_support import SIZE, findings_after_first_check, live_syncs, open_with_watcher, until  # tests/tui is on sys.path
 from screen_support import toasts  # tests/tui is on sys.path (pytest prepend mode)
 
-SIZE = (120, 40)
-DEADLINE = 15.0  # seconds; the watcher answers in about 0.2 s plus the sync
 TASK = "tasks/2026-09-02-renew-cert-billing-api"
 BRAINWORK = Path(sys.executable).with_name("brainwork")
 
@@ -50,28 +47,9 @@ Written from outside the workbench, by a plain file write.
 """
 
 
-async def until(pilot, condition, what: str, deadline: float = DEADLINE) -> None:
-    """Let the app run until ``condition()`` holds (AssertionError after ``deadline`` s)."""
-    end = time.monotonic() + deadline
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"not within {deadline} s: {what}")
-        await pilot.pause(0.05)
-
-
-def live_syncs(messages: list) -> list[IndexFinished]:
-    return [m for m in messages if isinstance(m, IndexFinished) and getattr(m, "live", False)]
-
-
 def changed_on_disk(app) -> list[str]:
     """What the toasts on the screen say of files changed on disk."""
     return [t.message for t in toasts(app) if "changed on disk" in t.message]
-
-
-async def open_with_watcher(pilot, settle) -> None:
-    await settle(pilot)
-    app = pilot.app
-    assert app.live_sync.watcher is not None and app.live_sync.watcher.ready.wait(DEADLINE)
 
 
 async def test_a_page_written_outside_shows_up_without_ctrl_r(sample_config, settle) -> None:
@@ -138,11 +116,7 @@ async def test_findings_follow_the_vault(sample_config, settle) -> None:
     app = BrainworkApp(sample_config)
     async with app.run_test(size=SIZE) as pilot:
         await open_with_watcher(pilot, settle)
-        await pilot.press("2")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, FindingsScreen)
-        await until(pilot, lambda: screen.findings is not None, "the first check")
+        screen = await findings_after_first_check(pilot, settle)
 
         def dead_links_from_new_page() -> list:
             return [f for f in screen.findings or [] if f.code == "dead-link" and f.page == "topics/live-probe"]

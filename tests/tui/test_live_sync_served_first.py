@@ -20,10 +20,9 @@ from brainwork.cli.served import run_request
 from brainwork.service.owner import Request
 from brainwork.store import graph
 from brainwork.tui.app import BrainworkApp
-from brainwork.tui.screens.findings import FindingsScreen
 from brainwork.tui.widgets.page_list import PageList
 
-from test_live_sync import SIZE, live_syncs, open_with_watcher, until
+from live_sync_support import SIZE, findings_after_first_check, live_syncs, open_with_watcher, until  # tests/tui is on sys.path
 
 NEW = "topics/indexed-by-an-agent"
 
@@ -47,11 +46,7 @@ async def test_a_change_a_served_index_synced_first_reaches_the_views(sample_con
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await open_with_watcher(pilot, settle)
         graph_list = app.screen.query_one(PageList)
-        await pilot.press("2")
-        await settle(pilot)
-        findings = app.screen
-        assert isinstance(findings, FindingsScreen)
-        await until(pilot, lambda: findings.findings is not None, "the first check")
+        findings = await findings_after_first_check(pilot, settle)
         pages, errors = app.counts.pages, app.counts.parse_errors
 
         # A new page: the page list and the counts.

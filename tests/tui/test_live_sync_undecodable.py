@@ -21,8 +21,9 @@ from brainwork.tui import live_sync
 from brainwork.tui.app import BrainworkApp
 from brainwork.tui.screens.inbox import InboxScreen
 
+from live_sync_support import SIZE, open_with_watcher, until  # tests/tui is on sys.path
 from screen_support import toasts  # tests/tui is on sys.path (pytest prepend mode)
-from test_live_sync import BRAINWORK, SIZE, TASK, open_with_watcher, until
+from test_live_sync import BRAINWORK, TASK
 
 TITLE = "A file name cannot be read"
 
