@@ -34,7 +34,7 @@ FINDINGS = {
         "ambiguous-link": (44, "781d8cfc7c3b442f"),
         "dead-link": (68, "c5c030b777f5d43a"),
         "diary-title": (104, "e23c3357b5630e8c"),
-        "duplicate": (276, "30f24c519643cd31"),
+        "duplicate": (108, "233a92a2416339d1"),
         "oversize": (5, "ead16a803a4cccaf"),
         "parse-error": (15, "c8780c287b481ab3"),
         "secret": (2, "89043e3f3b1d1b01"),

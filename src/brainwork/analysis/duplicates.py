@@ -6,7 +6,11 @@ w * names + (1 - w) * body`` with ``w`` = ``Thresholds.duplicate_name_weight``,
 and, when the store holds both pages' embeddings, ``score = (lexical +
 semantic) / 2`` (else ``score = lexical``). A pair is a duplicate from
 ``Thresholds.duplicate_similarity`` on, a merge candidate from
-``Thresholds.merge_candidate_similarity``. Only pairs sharing a block are
+``Thresholds.merge_candidate_similarity``. ``body`` compares what each page
+says of its own: a line found on more than :data:`BOILERPLATE_PAGES` pages
+(a template's footer, its "do not edit" comments, its empty fields) is left
+out of both bodies, as pages made from one template share those lines
+whatever they are about. Only pairs sharing a block are
 scored: shared rare body terms (a bottom-k MinHash sketch) or a name equal
 once reduced to letters and digits. docs/findings.md (``duplicate``) has
 the walkthrough and the limitation that follows from blocking.
@@ -22,7 +26,7 @@ import hashlib
 import re
 from itertools import combinations
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -43,6 +47,18 @@ MAX_BLOCK = 20
 MAX_POSTING = 25
 
 _SQUASH = re.compile(r"[\W_]+")
+
+#: A line found on more pages than this is boilerplate (a template's, the
+#: vault's footer) and says nothing of a page: the bound a term of the
+#: blocking has (a line on that many pages is not what one page is about).
+BOILERPLATE_PAGES = MAX_POSTING
+#: A URL, left out of a line's key: a footer line linking to its own page
+#: ("Edit in GitHub" with the page's path) is the same line on every page.
+#: The same pattern in RE2 (Arrow) and ``re``: explicit ASCII classes only.
+_LINE_URL = r"https?://[^ \t\n\r\f)>\]]*"
+_LINE_URL_RE = re.compile(_LINE_URL)
+#: What ``pc.ascii_trim_whitespace`` trims.
+_ASCII_SPACE = " \t\n\v\f\r"
 
 
 def comparable_names(names: Iterable[str]) -> list[str]:
@@ -89,6 +105,59 @@ def _body_words(body: str) -> str:
     if "](" in text:
         text = MDLINK_DEST.sub("] ", text)
     return " ".join(utils.default_process(text).split())
+
+
+def _line_key(line: str) -> str:
+    """A line as boilerplate is recognised by: without URLs, trimmed
+    (the Python side of :func:`_distinct_lines`' Arrow code)."""
+    if "://" in line:
+        line = _LINE_URL_RE.sub("", line)
+    return line.strip(_ASCII_SPACE)
+
+
+def _distinct_lines(texts: list[str]) -> np.ndarray:
+    """The stable hashes of each of ``texts``' distinct non-empty line keys
+    (:func:`_line_key`), the texts' joined (a hash once per text that has
+    the line). In Arrow: the split, the URLs' removal (RE2) and the trim
+    run in C, and each distinct line of the batch is hashed once."""
+    pool = pa.system_memory_pool()
+    lines = pc.split_pattern(pa.array(texts, type=pa.large_string(), memory_pool=pool), "\n", memory_pool=pool)
+    per_text = np.diff(lines.offsets.to_numpy().astype(np.int64))
+    flat = pc.ascii_trim_whitespace(pc.replace_substring_regex(lines.flatten(), _LINE_URL, "", memory_pool=pool),
+                                    memory_pool=pool)
+    encoded = pc.dictionary_encode(flat, memory_pool=pool)
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    vocabulary = encoded.dictionary.to_pylist()
+    del lines, flat, encoded
+    if not vocabulary:
+        return np.empty(0, dtype=np.int64)
+    text_of = np.repeat(np.arange(len(texts), dtype=np.int64), per_text)
+    pairs = np.unique(text_of * len(vocabulary) + codes)  # each (text, line) once
+    codes = pairs % len(vocabulary)
+    if "" in vocabulary:
+        codes = codes[codes != vocabulary.index("")]
+    return np.asarray(_stable_hashes(vocabulary), dtype=np.int64)[codes]
+
+
+def _own_text(body: str, boilerplate: np.ndarray, known: dict[str, bool]) -> str:
+    """``body`` without its boilerplate lines (``boilerplate``: the sorted
+    hashes of the line keys on more than :data:`BOILERPLATE_PAGES` pages;
+    ``known``: key -> boilerplate or not, of the keys met so far, so a
+    template's lines are hashed once however many pages carry them).
+    ``body`` itself when it has none."""
+    if not len(boilerplate) or not body:
+        return body
+    lines = body.split("\n")
+    keys = [_line_key(x) for x in lines]
+    new = [k for k in dict.fromkeys(keys) if k and k not in known]
+    if new:
+        hashes = np.asarray(_stable_hashes(new), dtype=np.int64)
+        at = np.minimum(np.searchsorted(boilerplate, hashes), len(boilerplate) - 1)
+        known.update(zip(new, (boilerplate[at] == hashes).tolist()))
+    drop = [bool(k) and known[k] for k in keys]
+    if not any(drop):
+        return body
+    return "\n".join(x for x, d in zip(lines, drop) if not d)
 
 
 def _stable_hashes(words: list[str]) -> list[int]:
@@ -387,6 +456,21 @@ def find_duplicates_streamed(
     bodies of the given rows (those of the candidate pairs that pass the
     name bound, for scoring)."""
     vectors = vectors or {}
+    line_hashes: list[np.ndarray] = []
+
+    def counted(texts: Iterable[str]) -> Iterator[str]:
+        # Each body passes through once, for the sketch: its lines are
+        # counted on the way, a batch at a time.
+        batch: list[str] = []
+        for text in texts:
+            batch.append(text)
+            if len(batch) == _PAGE_BATCH:
+                line_hashes.append(_distinct_lines(batch))
+                batch = []
+            yield text
+        if batch:
+            line_hashes.append(_distinct_lines(batch))
+
     names = [[x for x in dict.fromkeys(ns) if x] for ns in names]
     squashed = [[_SQUASH.sub("", x) for x in ns] for ns in names]
     out: list[DuplicatePair] = []
@@ -394,7 +478,12 @@ def find_duplicates_streamed(
 
     # Stage 1 (per pair, cheap): semantic score, names score, bounds.
     named: list[tuple[int, int, float | None, float, float]] = []  # i, j, semantic, names, lexical needed
-    for i, j in sorted(_sketch_pairs(bodies) | _name_pairs(squashed)):
+    candidates = _sketch_pairs(counted(bodies)) | _name_pairs(squashed)
+    ordered = np.concatenate(line_hashes) if line_hashes else np.empty(0, dtype=np.int64)
+    ordered.sort()
+    boilerplate = _repeated(ordered, BOILERPLATE_PAGES + 1)
+    del line_hashes, ordered
+    for i, j in sorted(candidates):
         va, vb = vectors.get(ids[i]), vectors.get(ids[j])
         semantic = float(np.dot(va, vb)) if va is not None and vb is not None else None
         # Smallest lexical score that can still reach the threshold.
@@ -409,24 +498,32 @@ def find_duplicates_streamed(
         return []
     # The words of each page still in a pair, sorted once per page:
     # token-sort ratio is the plain ratio of the sorted words, so cpdist
-    # need not sort both sides of every pair again.
-    body_text = {i: " ".join(sorted(_body_words(b).split(" ")))
-                 for i, b in bodies_of({k for t in named for k in t[:2]}).items()}
-    todo: list[tuple[int, int, float | None, float, float]] = []  # i, j, semantic, names, body needed
+    # need not sort both sides of every pair again. Each page's own words
+    # (its boilerplate lines left out) and all of them: two pages with no
+    # line of their own (both the bare template) are compared whole.
+    own_text: dict[int, str] = {}
+    full_text: dict[int, str] = {}
+    known: dict[str, bool] = {}
+    for i, b in bodies_of({k for t in named for k in t[:2]}).items():
+        own = _own_text(b, boilerplate, known)
+        own_text[i] = " ".join(sorted(_body_words(own).split(" ")))
+        full_text[i] = own_text[i] if own is b else " ".join(sorted(_body_words(b).split(" ")))
+    todo: list[tuple[int, int, float | None, float, float, dict[int, str]]] = []  # i, j, semantic, names, body needed, texts
     for i, j, semantic, name_score, need in named:
+        body_text = own_text if own_text[i] or own_text[j] else full_text
         la, lb = len(body_text[i]), len(body_text[j])
         if la + lb and body_w * (2 * min(la, lb) / (la + lb)) + name_weight * name_score < need:
             continue
         body_needed = max(0.0, (need - name_weight * name_score) / body_w) if body_w > 0 else 0.0
-        todo.append((i, j, semantic, name_score, body_needed))
+        todo.append((i, j, semantic, name_score, body_needed, body_text))
     if not todo:
         return []
     # Stage 2 (all pairs at once, in C on every core): body scores. Below the
     # smallest needed score rapidfuzz answers 0, and such a pair fails anyway.
     cutoff = min(t[4] for t in todo) * 100 - 1e-9
-    scores = process.cpdist([body_text[t[0]] for t in todo], [body_text[t[1]] for t in todo], scorer=fuzz.ratio,
+    scores = process.cpdist([t[5][t[0]] for t in todo], [t[5][t[1]] for t in todo], scorer=fuzz.ratio,
                             processor=None, score_cutoff=max(0.0, cutoff), workers=-1)
-    for (i, j, semantic, name_score, _), body in zip(todo, scores):
+    for (i, j, semantic, name_score, _, body_text), body in zip(todo, scores):
         body_score = 1.0 if not body_text[i] and not body_text[j] else float(body) / 100
         lexical = name_weight * name_score + body_w * body_score
         score = lexical if semantic is None else (lexical + semantic) / 2
