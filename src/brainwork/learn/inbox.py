@@ -62,8 +62,11 @@ class InboxItem:
     dict (``corrections``, ``tasks``, ``candidate``, ``similarity``,
     ``action``, ``rule``, ...; see
     :meth:`brainwork.learn.consolidate.Cluster.to_json`) or None; ``rules``:
-    the rules listing it as evidence. :meth:`to_json` gives tasks and rules
-    as ``{"id", "title"}`` / ``{"id", "title", "status"}`` mappings.
+    the rules listing it as evidence; ``considered``: when the last pass
+    read it and put it in none of its clusters, that pass's time (its
+    ``at``, ISO 8601), else None (not read yet: the next pass reads it).
+    :meth:`to_json` gives tasks and rules as ``{"id", "title"}`` /
+    ``{"id", "title", "status"}`` mappings.
     """
 
     id: str
@@ -77,6 +80,7 @@ class InboxItem:
     tasks: list[TaskRef] = field(default_factory=list)
     cluster: dict | None = None
     rules: list[RuleRef] = field(default_factory=list)
+    considered: str | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -98,6 +102,10 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
     rows = q.corrections(store, None if include_handled else WAITING)
     titles = {t["id"]: t["title"] for t in q.tasks(store)}
     clusters = cluster_of(store)
+    last = q.last_pass(store)
+    # Read by the last pass but in none of its clusters: a one-off so far,
+    # which another pass over the same corrections would leave alone too.
+    left_alone = set(last["corrections"]) - set(clusters) if last else set()
     rule_rows = {r["id"]: r for r in q.rules(store)}
     evidence_of: dict[str, list[str]] = {}
     for rule_id, corrs in q.rule_evidence(store).items():
@@ -133,6 +141,7 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
                     for rid in sorted(evidence_of.get(r["id"], ()))
                     if rid in rule_rows
                 ],
+                considered=str(last["at"]) if r["id"] in left_alone else None,
             )
         )
     dated = sorted((i for i in items if i.created), key=_newest_first, reverse=True)
