@@ -48,6 +48,11 @@ def found_text(found: dict[str, int]) -> str:
 #: Kinds whose accept step cannot be undone (it asks for confirmation).
 IRREVERSIBLE = frozenset({"merge", "merge-rules"})
 
+#: Rule statuses that end a rule's life (a superseded rule is retired): such
+#: a page records a decision — what was rejected or replaced, and why — so
+#: it is never merged with a live page, either way; merging cannot be undone.
+SETTLED_RULE_STATUSES = frozenset({"rejected", "retired"})
+
 #: Brackets a removed ticket leaves empty ("[ABC-42] ..." -> "[ ] ...").
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;/]*\s*\)|\[\s*[,;/]*\s*\]")
 
@@ -136,6 +141,7 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
 
     emb = embedder or get_embedder(config)
     items: list[tuple[str, str, str, dict]] = []
+    settled = settled_rules(store)
     report = consolidate(config, store, today=today, dry_run=True)
     if report.candidates_created:
         drafted = [c for c in report.clusters if c.action in ("new", "supersede")]
@@ -148,6 +154,8 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
                       {"candidates": report.candidates_created, "corrections": corr, "titles": titles}))
     for f in check(config, store, ["duplicate", "diary-title"]):
         if f.code == "duplicate" and f.evidence.get("merge_candidate"):
+            if f.page in settled or f.other in settled:
+                continue  # a rejected or retired rule stays as it was decided
             source, target = merge_direction(store, f.page, f.other)
             # Keyed by the finding's pair, so a declined merge stays declined
             # whichever way it would go.
@@ -169,6 +177,14 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
             items.append(("retire-rule", f"retire-rule:{s.rules[0]}", s.reason,
                           {"rule": s.rules[0], "reason": s.reason, "last_activity": s.last_activity, "days": s.days}))
     return items
+
+
+def settled_rules(store: Store) -> set[str]:
+    """The ids of the rule pages whose status is in
+    :data:`SETTLED_RULE_STATUSES` or that another rule supersedes."""
+    from brainwork.learn.rule import list_rules
+
+    return {r.id for r in list_rules(store) if r.status in SETTLED_RULE_STATUSES or r.superseded_by}
 
 
 def dream(config: Config, store: Store, *, today: str | date | None = None, embedder=None) -> DreamReport:
@@ -244,6 +260,11 @@ def accept(config: Config, store: Store, pid: int, *, yes: bool = False, today: 
     elif row.kind in ("merge", "merge-rules"):
         from brainwork.ops.merge import merge_pages
 
+        settled = sorted({p["source"], p["target"]} & settled_rules(store))
+        if settled:
+            # queued before the rule was rejected or retired; the next run drops it
+            raise UserError(f"proposal {pid} would merge {', '.join(settled)}, a rule that was "
+                            "rejected or retired since; it is kept as decided (decline the proposal)")
         res = merge_pages(config, store, p["source"], p["target"])
         op_id = None
         msg = f"merged {p['source']} into {p['target']} (cannot be undone)"
