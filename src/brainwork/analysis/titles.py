@@ -72,7 +72,11 @@ TICKETS = re.compile(
 )
 #: A preposition left dangling in front of where a date or ticket was.
 _DANGLING = re.compile(r"\b(?:of|on|from|at|dated|for|since|until|per)\s*(?=$|[:;,\-–—()|])", re.IGNORECASE)
-_CLAUSE = re.compile(r"\s+(?:and|but|because|so that|which|that|after|before|while|when)\s+|[:;,(–—]|\s-\s")
+#: Where a long title may be cut: a conjunction, a dash between spaces,
+#: ``:``, ``;`` or ``,`` before a space (or the end) and ``(`` after one —
+#: never inside a token, so "s3://bucket/key", "python:latest", "1,000"
+#: and "f(x)" stay whole.
+_CLAUSE = re.compile(r"\s+(?:and|but|because|so that|which|that|after|before|while|when)\s+|[:;,](?=\s|$)|(?<=\s)\(|[–—]|\s-\s")
 _EDGE_PUNCT = " \t-–—:;,.|/()[]"
 #: Small words a cut title must not end on ("... the timezone of the").
 _TRAILING_SMALL = re.compile(r"(?:\s+(?:a|an|the|of|on|in|at|to|for|with|by|and|or|from|without|about))+$", re.IGNORECASE)

@@ -26,6 +26,7 @@ from brainwork.errors import UserError
 from brainwork.wording import counted
 from brainwork.ops.merge import merge_direction
 from brainwork.store import Store
+from brainwork.store import prior as pstore
 from brainwork.store import review as rq
 
 #: Proposal kinds, in the order a run gathers them.
@@ -52,6 +53,10 @@ IRREVERSIBLE = frozenset({"merge", "merge-rules"})
 #: a page records a decision — what was rejected or replaced, and why — so
 #: it is never merged with a live page, either way; merging cannot be undone.
 SETTLED_RULE_STATUSES = frozenset({"rejected", "retired"})
+#: Page types whose titles name an event by design and get no retitle
+#: proposal: a correction is the record of one mistake, titled by what went
+#: wrong (docs/vault-format.md; docs/findings.md, ``diary-title``).
+EVENT_TYPES = frozenset({"correction"})
 
 #: Brackets a removed ticket leaves empty ("[ABC-42] ..." -> "[ ] ...").
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;/]*\s*\)|\[\s*[,;/]*\s*\]")
@@ -142,6 +147,7 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
     emb = embedder or get_embedder(config)
     items: list[tuple[str, str, str, dict]] = []
     settled = settled_rules(store)
+    types = {r.id: r.type for r in pstore.titles(store)}
     report = consolidate(config, store, today=today, dry_run=True)
     if report.candidates_created:
         drafted = [c for c in report.clusters if c.action in ("new", "supersede")]
@@ -163,6 +169,8 @@ def gather(config: Config, store: Store, *, today: str | date | None = None, emb
                           f"merge {source} into {target} (similarity {f.score:.2f})",
                           {"source": source, "target": target, "similarity": round(float(f.score or 0), 4)}))
         elif f.code == "diary-title" and f.target:
+            if types.get(f.page) in EVENT_TYPES:
+                continue
             old = f.evidence.get("title")
             new = retitle(old, config.thresholds.diary_title_chars)
             if new and new != old:
