@@ -373,9 +373,13 @@ class FindingsScreen(PreviewReader, PaneScreen):
             return
         left = self.query_one("#findings-left")
         left.border_title = view.title + (f" · {len(self.marks)} marked" if self.marks else "")
-        left.border_subtitle = (
-            f"{len(self.marks)} marked: F fixes · d dismisses · esc unmarks" if self.marks else view.subtitle
-        )
+        if self.marks:
+            types = self.app.config.page_types
+            fixable = sum(1 for f in self.marked_findings() if triage.suggested_fix(f, types) is not None)
+            fixes = f"F fixes {fixable}" if fixable else "no suggested fix"
+            left.border_subtitle = f"{len(self.marks)} marked: {fixes} · d dismisses · esc unmarks"
+        else:
+            left.border_subtitle = view.subtitle
 
     def _elapsed(self) -> float:
         return max(0.0, time.monotonic() - self._started) if self._started else 0.0
@@ -564,16 +568,23 @@ class FindingsScreen(PreviewReader, PaneScreen):
         targets = [f for f in targets if f is not None]
         types = self.app.config.page_types
         fixable = [f for f in targets if triage.suggested_fix(f, types) is not None]
+        offered = ("a suggested fix is offered for an untyped page with a suggested type, a dead link "
+                   "with a suggested page and a diary title with a suggested title")
         if not fixable:
-            self.notify(
-                "No suggested fix here: it is offered for an untyped page with a suggested type, a dead link "
-                "with a suggested page and a diary title with a suggested title.",
-                title="Fix", severity="warning",
-            )
+            if self.marks:
+                n = len(targets)
+                text = (f"None of the {n} marked findings has a suggested fix: {offered}. "
+                        "d dismisses them." if n != 1 else
+                        f"The marked finding has no suggested fix: {offered}. d dismisses it.")
+            else:
+                text = f"No suggested fix here: {offered}."
+            self.notify(text, title="Fix", severity="warning")
             return
+        left = len(targets) - len(fixable)
+        rest = f" {left} marked without a suggested fix left as they are." if left else ""
         self._run(
             "fix findings", lambda c, s: triage.apply_suggested_fixes(c, s, fixable),
-            message=lambda result: result.describe("Fixed", "finding"),
+            message=lambda result: result.describe("Fixed", "finding") + rest,
             done=lambda result: self._resolved("fix", result.done),
         )
 
@@ -588,7 +599,9 @@ class FindingsScreen(PreviewReader, PaneScreen):
         if action in ("toggle_mark", "mark_range"):
             return True if self.current is not None and _get(self.current, "key") else None
         if action == "fix_suggested":
-            targets = self.marked_findings() if self.marks else [self.current]
+            if self.marks:  # F then says which marked findings it cannot fix, rather than nothing
+                return True
+            targets = [self.current]
             types = self.app.config.page_types
             return True if any(f is not None and triage.suggested_fix(f, types) for f in targets) else None
         if action == "other":
