@@ -20,6 +20,7 @@ what ``u`` / ``U`` would do changes (an undo that stepped past a merge).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
@@ -100,8 +101,9 @@ class OperationLoaded(Message):
         self.operation = operation
 
 
-#: The undo log's columns: the kind and the summary share the width (cut
-#: with "…" in a narrow terminal, e.g. "confirm-corr…" at 80 columns).
+#: The undo log's columns before the log is read; then ``kind`` and
+#: ``when`` take the width of their longest cell (:meth:`UndoTable.fit_cells`)
+#: and the summary the rest.
 UNDO_COLUMNS = (
     ColumnSpec("id", "#", width=4),
     ColumnSpec("state", "state", width=10),
@@ -109,6 +111,9 @@ UNDO_COLUMNS = (
     ColumnSpec("when", "when", width=16),
     ColumnSpec("summary", "summary", weight=3, minimum=16),
 )
+#: The widest the kind column grows: the longest operation kind,
+#: "dismiss-corrections", is 19; at 80 columns this leaves the summary 16.
+KIND_MAX = 19
 
 
 def state_label(op: Operation) -> str:
@@ -140,6 +145,23 @@ class UndoTable(FittedTable):
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor" and self.row_count == 0:
+            return None  # greyed: no operation to open the page of
+        return super().check_action(action, parameters)
+
+    def fit_cells(self, kinds: list[str], whens: list[str]) -> None:
+        """Give ``kind`` and ``when`` the width of their longest cell (at
+        least their label's): "just now" needs 8 cells where a date takes
+        16, and the spare width goes to the kind ("approve-rule" was cut to
+        "approve-r…" at 80 columns) and the summary."""
+        wide = {
+            "kind": min(KIND_MAX, max([len("kind"), *map(len, kinds)])),
+            "when": max([len("when"), *map(len, whens)]),
+        }
+        self.specs = [replace(s, width=wide[s.key]) if s.key in wide else s for s in UNDO_COLUMNS]
+        self._fit()
 
 
 class UndoLogScreen(PaneScreen):
@@ -211,7 +233,9 @@ class UndoLogScreen(PaneScreen):
         rows = []
         next_undo = next((op.id for op in self.operations if op.state == "done"), None)
         next_redo = next((op.id for op in reversed(self.operations) if op.state == "undone"), None)
-        for op in self.operations:
+        whens = [format_time(op.created) for op in self.operations]
+        table.fit_cells([op.kind for op in self.operations], whens)
+        for op, when in zip(self.operations, whens):
             state = Text(op.state, style="bold" if op.state == "done" else "dim")
             if op.id == next_undo:
                 state.append(" ← u", style="bold")
@@ -222,13 +246,14 @@ class UndoLogScreen(PaneScreen):
                 Text(str(op.id), style=dim),
                 state,
                 _cut(op.kind, dim),
-                _cut(format_time(op.created), dim),
+                _cut(when, dim),
                 _cut(op.description, dim),
             ]))
         row = 0
         if keep is not None:
             row = next((i for i, op in enumerate(self.operations) if op.id == keep), 0)
         table.set_rows(rows, row)
+        self.refresh_bindings()  # enter is greyed while the log is empty
         empty = self.query_one("#undo-empty", Static)
         empty.display = not self.operations
         table.display = bool(self.operations)
