@@ -28,7 +28,8 @@ BRAINWORK = [sys.executable, "-c", "from brainwork.cli import main; main()"]
 CERT_TASK = "tasks/2026-09-09-renew-cert-edi-endpoint"
 TOOLS = {"capture_task", "capture_correction", "capture_source", "capture_tool", "capture_decision",
          "capture_artifact", "recall", "doctrine", "search", "read_page"}
-#: Seconds one tool call may take: a first recall embeds the whole vault.
+#: Seconds one tool call may take: a first recall loads the model in the
+#: server process (and embeds up to 32 pages itself, service.embedding).
 CALL_TIMEOUT = 600
 #: Seconds several agent sessions together may take: past it they are
 #: cancelled and the SDK's client ends their server processes.
