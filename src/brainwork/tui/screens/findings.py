@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from textual import events, on, work
+from rich.cells import cell_len
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -83,11 +84,30 @@ def finding_prompt(row: FindingRow, marked: bool = False) -> Content:
     return Content.assemble(lead, row.message, "\n", ("     " + row.location, "$text-muted"))
 
 
-def detail_content(detail: FindingDetail) -> Content:
+def fit_location(location: str, width: int) -> str:
+    """``location`` (``page:line``) in at most ``width`` cells, cut from the
+    left ("…cert-edi-endpoint:15") so that the line number stays: a place
+    longer than the panel was folded, leaving ":15" alone on the next line."""
+    if width < 2 or cell_len(location) <= width:
+        return location
+    kept = location
+    while kept and cell_len(kept) > width - 1:
+        kept = kept[1:]
+    return "…" + kept
+
+
+def detail_content(detail: FindingDetail, width: int | None = None) -> Content:
     """The evidence panel: code and place, message, the keys of the fixes
-    it offers, then the finding's fields and evidence."""
+    it offers, then the finding's fields and evidence. ``width``: the
+    panel's text width in cells (None: unknown); the place goes on its own
+    line when it does not fit beside the code, cut to fit."""
+    if width is None or cell_len(detail.code) + 2 + cell_len(detail.location) <= width:
+        head = [Content.from_markup("[b $accent]$code[/]  $loc", code=detail.code, loc=detail.location)]
+    else:
+        head = [Content.from_markup("[b $accent]$code[/]", code=detail.code),
+                Content(fit_location(detail.location, width))]
     lines = [
-        Content.from_markup("[b $accent]$code[/]  $loc", code=detail.code, loc=detail.location),
+        *head,
         Content.from_markup("[b]$message[/b]", message=detail.message),
     ]
     keys = [Content.from_markup("[b]$k[/b] $d", k=FIX_KEYS[a][0], d=FIX_KEYS[a][1]) for a in detail.fixes]
@@ -467,10 +487,24 @@ class FindingsScreen(PreviewReader, PaneScreen):
             preview.clear()
             self.query_one("#finding-preview").border_title = "Page"
             return
-        evidence.update(detail_content(finding_detail(finding)))
+        self._show_evidence(finding)
         page = _get(finding, "other") if self._preview_other else _get(finding, "page")
         if page:
             self.load_preview(page)
+
+    def _show_evidence(self, finding: Any) -> None:
+        evidence = self.query_one("#finding-evidence", Static)
+        # Two cells to spare: the panel's scroll bar may come with this text.
+        width = evidence.content_size.width - 2 if evidence.content_size.width > 4 else None
+        evidence.update(detail_content(finding_detail(finding), width))
+
+    def on_resize(self) -> None:
+        # The place line is cut to the panel's width: cut it again for the new one.
+        self.call_after_refresh(self._refit_evidence)
+
+    def _refit_evidence(self) -> None:
+        if self.is_mounted and self.current is not None:
+            self._show_evidence(self.current)
 
     # -- preview ---------------------------------------------------------------------
     def on_page_loaded(self, message: PageLoaded) -> None:
