@@ -5,6 +5,8 @@ duplicates only when what they say of their own is alike."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 
 from brainwork.analysis import duplicates
@@ -77,3 +79,17 @@ def test_own_text_keeps_lines_on_few_pages_and_blank_keys() -> None:
     got = duplicates._distinct_lines(["a https://q.example/x)\n\r\n  a  \n", "b\n"])
     want = duplicates._stable_hashes(["a )", "a", "b"])
     assert sorted(got.tolist()) == sorted(want)
+
+
+def test_two_bare_templates_are_compared_whole(make_vault, store, tmp_path) -> None:
+    boiler = "\n".join(f"%% Template line {k}: keep this section as it is %%" for k in range(6))
+    files = {f"notes/n{k:02d}.md": f"{boiler}\n\n{' '.join(random.Random(k).sample(WORDS, 8))}\n"
+             for k in range(26)}
+    # Both nothing but the template, under one name: alike as wholes.
+    files["drafts/a.md"] = f"---\ntitle: Weekly review\n---\n{boiler}\n"
+    files["drafts/b.md"] = f"---\ntitle: Weekly review\n---\n{boiler}\n"
+    vault = make_vault(files)
+    config = load_config(vault, tmp_path / "store")
+    sync(config, store)
+    pairs = {(f.page, f.other): f.evidence["body"] for f in check(config, store, ["duplicate"])}
+    assert pairs == {("drafts/a", "drafts/b"): 1.0}, pairs

@@ -507,7 +507,8 @@ def find_duplicates_streamed(
     for i, b in bodies_of({k for t in named for k in t[:2]}).items():
         own = _own_text(b, boilerplate, known)
         own_text[i] = " ".join(sorted(_body_words(own).split(" ")))
-        full_text[i] = own_text[i] if own is b else " ".join(sorted(_body_words(b).split(" ")))
+        if not own_text[i]:  # all of them only where they are compared: no words of its own
+            full_text[i] = own_text[i] if own is b else " ".join(sorted(_body_words(b).split(" ")))
     todo: list[tuple[int, int, float | None, float, float, dict[int, str]]] = []  # i, j, semantic, names, body needed, texts
     for i, j, semantic, name_score, need in named:
         body_text = own_text if own_text[i] or own_text[j] else full_text
