@@ -17,16 +17,22 @@ One pass (:func:`consolidate`):
    similarity is at least ``thresholds.cluster_similarity``, then every
    member must stay close to the rest of its cluster (:func:`member_check`).
 4. **Match** each cluster to existing rules: a candidate or active rule that
-   already lists one of its corrections as evidence, else the most similar
-   one (cluster centroid vs rule, at least ``thresholds.rule_match_similarity``).
+   already lists one of its corrections as evidence; else an active rule
+   whose lesson it teaches — compared with the rule's promoted evidence as
+   clustering compares corrections, each member judged on its own, those
+   that do not teach it matched again without it (:func:`_lesson_match`);
+   else the candidate whose page is most similar (cluster centroid vs page,
+   at least ``thresholds.rule_match_similarity``).
    - an existing *candidate*: the cluster's new corrections are added to its
      ``evidence:`` (no duplicate candidate);
    - an *active* rule: proposed as evidence for it (``action: "evidence"``;
      the person links it: ``brainwork link-evidence`` or l in the inbox,
      :func:`brainwork.learn.rules.link_corrections`)
-     — unless the cluster *contradicts* it (the rule text is closer to the
-     corrections' ``wrong`` than to their ``correct`` by
-     ``thresholds.rule_contradiction_margin``) AND teaches the same lesson
+     — never a correction that *contradicts* it on its own (the rule text is
+     closer to its ``wrong`` than to its ``correct`` by
+     ``thresholds.rule_contradiction_margin``): it is matched again apart.
+     A cluster that contradicts it as a whole (the mean of that difference)
+     AND teaches the same lesson
      (rule text+why vs the centroid of the cluster's lessons, at least
      ``thresholds.supersede_similarity``): then a candidate is drafted that
      suggests superseding it (``proposed_supersedes:``; approving alone never
@@ -103,8 +109,9 @@ class Cluster:
     ``action``: ``"new"`` (candidate drafted), ``"existing"`` (added to an
     existing candidate), ``"evidence"`` (proposed as evidence for the active
     ``rule``), ``"supersede"`` (candidate drafted to supersede ``rule``);
-    ``rule``: the existing rule matched, ``rule_similarity`` its cosine to
-    the cluster centroid; ``central``: the most central correction;
+    ``rule``: the existing rule matched, ``rule_similarity`` how close: for
+    an active rule the members' mean lesson similarity to its evidence
+    (:func:`_lesson_match`), for a candidate the centroid's cosine to its page; ``central``: the most central correction;
     ``terms``: key terms most corrections share; ``new``: corrections not
     read by an earlier pass; ``added``: corrections this pass adds to the
     evidence of the existing candidate (empty when it already lists them
@@ -1060,21 +1067,104 @@ def _contradiction_texts(rule: Rule, members: list[dict]) -> list[str]:
     return [t for t in out if t]
 
 
-def _contradicts(rule: Rule, members: list[dict], margin: float, texts: "_TextVectors") -> bool:
-    """True when ``rule``'s text is closer to what the corrections call wrong
-    than to what they call correct (mean cosine, by at least ``margin``),
-    looking only at corrections made after the rule became active (the
-    newest :data:`CONTRADICTION_SAMPLE` of them)."""
-    after = _after(rule, members)
-    pairs = [(_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))) for m in after]
-    pairs = [p for p in pairs if p[0] and p[1]]
+def _contradiction_margins(rule: Rule, members: list[dict], texts: "_TextVectors") -> dict[str, float]:
+    """Per member made after ``rule`` became active (the newest
+    :data:`CONTRADICTION_SAMPLE` of them, with both texts), how much closer
+    the rule's text is to its ``wrong`` than to its ``correct`` (cosine
+    difference; positive: the rule prescribes what the correction calls
+    wrong)."""
     text = _one_line(rule.text) or _one_line(rule.title)
-    if not pairs or not text:
-        return False
+    after = [m for m in _after(rule, members)
+             if _one_line(m["fields"].get("wrong")) and _one_line(m["fields"].get("correct"))]
+    if not after or not text:
+        return {}
+    texts.need(_contradiction_texts(rule, after))
     r = texts.vector(text)
-    wrong = texts.matrix([w for w, _ in pairs])
-    right = texts.matrix([c for _, c in pairs])
-    return float(np.mean(wrong @ r) - np.mean(right @ r)) >= margin
+    wrong = texts.matrix([_one_line(m["fields"].get("wrong")) for m in after]) @ r
+    right = texts.matrix([_one_line(m["fields"].get("correct")) for m in after]) @ r
+    return {m["id"]: float(w - c) for m, w, c in zip(after, wrong, right)}
+
+
+def _contradicting(rule: Rule, members: list[dict], margin: float, texts: "_TextVectors") -> set[str]:
+    """The members that contradict ``rule``: all of them when the group does
+    (the mean of :func:`_contradiction_margins` at least ``margin``: a
+    cluster saying the rule's prescription was wrong), else each member
+    whose own margin reaches it. A correction against the rule is never its
+    evidence, whatever the others in its group say."""
+    margins = _contradiction_margins(rule, members, texts)
+    if not margins:
+        return set()
+    if sum(margins.values()) / len(margins) >= margin:
+        return {m["id"] for m in members}
+    return {i for i, d in margins.items() if d >= margin}
+
+
+def _lesson_match(rule: Rule, members: list[dict], row_of: dict[str, int], evidence_col: dict[str, int],
+                  sims: np.ndarray, th, texts: "_TextVectors") -> tuple[float | None, bool, list[str]]:
+    """Whether a group of corrections teaches active ``rule``'s lesson:
+    ``(similarity, matches, strays)``.
+
+    The rule's evidence is promoted, so outside the clustering; the group is
+    compared with it as clustering would have compared them had it been
+    clustered too (:func:`lesson_matrices`; ``sims``: the unresolved
+    corrections then the evidence, rows and columns by ``row_of`` and
+    ``evidence_col``, the latter offset by the unresolved count): the group
+    and the evidence meet when their mean similarity is at least
+    ``cluster_similarity`` (the linkage), and then each member must pass
+    the member check in the merged cluster — its mean similarity to the
+    other members and the evidence at least ``cluster_member_similarity``;
+    a single correction beside the evidence is held to more, as a pair is,
+    ``cluster_pair_similarity`` to the evidence. When the person approved
+    evidence looser than that, its loosest correction's mean similarity to
+    the rest is the bar instead (never below the linkage): on sample_vault/
+    the sourcing rule's loosest correction has 0.14 and a rephrased repeat
+    0.27. A rephrased repeat in a vault of generated corrections has 0.55
+    to its rule's evidence, a one-off about date formats beside "put every
+    log in UTC" 0.25. (Two corrections asking for the customer's own time
+    zone in customer reports have 0.33-0.35 to that UTC evidence: a
+    neighbouring lesson that clustering itself would join, and which the
+    contradiction check does not catch either.)
+
+    A rule without such evidence is compared by what it states: the group
+    teaches its lesson when :func:`_same_lesson` (the rule's text+why
+    against the centroid of the members' drafted lessons) is at least
+    ``supersede_similarity``; no member is judged alone then.
+
+    ``strays`` are the members that fail; ``similarity`` is the group's mean
+    similarity to the evidence (to the rule's text without evidence). The
+    rule's page is not compared: a rephrased repeat shares its lesson, not
+    the page's wording, and a correction about another lesson in the same
+    kind of work shares the wording."""
+    if rule.status != "active":
+        return None, False, []
+    n = len(row_of)
+    cols = [n + evidence_col[i] for i in rule.evidence if i in evidence_col]
+    if not cols:
+        if not _rule_lesson(rule):
+            return None, False, []
+        texts.need([_rule_lesson(rule)] + _member_lessons(members))
+        score = _same_lesson(rule, members, texts)
+        return score, score >= th.supersede_similarity, []
+    rows = [row_of[m["id"]] for m in members]
+    to_evidence = np.asarray(sims[np.ix_(rows, cols)], dtype=np.float64)
+    score = float(to_evidence.mean())
+    if score < th.cluster_similarity:
+        return score, False, []
+    among = np.asarray(sims[np.ix_(rows, rows)], dtype=np.float64)
+    own = np.asarray(sims[np.ix_(cols, cols)], dtype=np.float64)
+    loosest = (min((own[k].sum() - own[k, k]) / (len(cols) - 1) for k in range(len(cols)))
+               if len(cols) > 1 else 1.0)
+    if len(rows) == 1:
+        fits = to_evidence.mean(axis=1)
+        need = th.cluster_pair_similarity
+    else:
+        fits = (to_evidence.sum(axis=1) + among.sum(axis=1) - np.diag(among)) / (len(cols) + len(rows) - 1)
+        need = th.cluster_member_similarity
+    need = max(th.cluster_similarity, min(need, float(loosest)))
+    keep = [k for k, v in enumerate(fits) if float(v) >= need]
+    if not keep:
+        return score, False, []
+    return score, True, [m["id"] for k, m in enumerate(members) if k not in keep]
 
 
 def _lesson(rule: str, why: str) -> str:
@@ -1082,14 +1172,16 @@ def _lesson(rule: str, why: str) -> str:
     return f"{_one_line(rule)} {_one_line(why)}".strip()
 
 
+def _member_lesson(member: dict) -> str:
+    """The lesson a draft from ``member`` would state: :func:`rule_sentence`
+    of its ``correct`` and the first sentence of its ``why`` ("" for none)."""
+    f = member["fields"]
+    return _lesson(rule_sentence(_one_line(f.get("correct"))), _sentence(_first_sentence(f.get("why"), semicolon=False)))
+
+
 def _member_lessons(members: list[dict]) -> list[str]:
-    """Per member, the lesson a draft from it would state (:func:`rule_sentence`
-    of its ``correct`` and the first sentence of its ``why``)."""
-    out = []
-    for m in members:
-        f = m["fields"]
-        out.append(_lesson(rule_sentence(_one_line(f.get("correct"))), _sentence(_first_sentence(f.get("why"), semicolon=False))))
-    return [t for t in out if t]
+    """Per member, :func:`_member_lesson` (empty ones left out)."""
+    return [t for t in map(_member_lesson, members) if t]
 
 
 def _rule_lesson(rule: Rule) -> str:
@@ -1210,9 +1302,16 @@ def consolidate(
     seen = q.seen_corrections(store)
     rules = list_rules(store)
     live_rules = [r for r in rules if r.status in ("candidate", "active")]
+    active_rules = [r for r in live_rules if r.status == "active"]
     task_rows = {t["id"]: t for t in q.tasks(store)}
-    # Page vectors: a cluster's centroid is matched against the rules' pages.
-    vecs = page_vectors(config, store, [c["id"] for c in unresolved] + [r.id for r in live_rules], progress)
+    # Page vectors: a cluster's centroid is matched against the candidates' pages.
+    vecs = page_vectors(config, store, [c["id"] for c in unresolved] + [r.id for r in live_rules if r.status == "candidate"],
+                        progress)
+    # An active rule's evidence (promoted, so outside the clustering) is what
+    # a repeat of its lesson is compared with, in the lesson similarity
+    # clustering uses: appended to the clustered rows, compared in one matrix.
+    unresolved_ids = {c["id"] for c in unresolved}
+    evidence_ids = sorted({i for r in active_rules for i in r.evidence if i in corr_by_id and i not in unresolved_ids})
 
     report(0, len(unresolved), "clustering")
     # Clustered by the lesson (correct + why, specifics dropped), not by the
@@ -1224,8 +1323,13 @@ def consolidate(
     emb = get_embedder(config) if unresolved else None
     cache_file = Path(config.store) / LESSON_FILE if config.store else None
     weights = (1.0, th.cluster_why_weight, th.cluster_wrong_weight)
-    lessons, lesson_sims = (lesson_matrices(unresolved, emb.encode, emb.name, th.cluster_why_weight, weights, cache_file)
-                            if emb else (matrix([]), np.zeros((0, 0), np.float32)))
+    lessons, all_sims = (lesson_matrices(unresolved + [corr_by_id[i] for i in evidence_ids], emb.encode, emb.name,
+                                         th.cluster_why_weight, weights, cache_file)
+                         if emb else (matrix([]), np.zeros((0, 0), np.float32)))
+    n_unresolved = len(unresolved)
+    lessons, lesson_sims = lessons[:n_unresolved], all_sims[:n_unresolved, :n_unresolved]
+    row_of = {c["id"]: k for k, c in enumerate(unresolved)}
+    evidence_col = {cid: k for k, cid in enumerate(evidence_ids)}
     has = [i for i, c in enumerate(unresolved) if c["id"] in vecs and float(np.abs(lessons[i]).sum()) > 0]
     items = [unresolved[i] for i in has]
     raw = matrix([vecs[c["id"]] for c in items])
@@ -1239,7 +1343,7 @@ def consolidate(
 
     rejected = _rejected_sets(store, rules)
     declined = _declined_sets(store, rules)
-    rule_vecs = {r.id: vecs[r.id] for r in live_rules if r.id in vecs}
+    rule_vecs = {r.id: vecs[r.id] for r in live_rules if r.status == "candidate" and r.id in vecs}
     # Candidates whose evidence is among the corrections clustered here: the
     # linkage and member check have already compared every group with that
     # evidence, so a group that did not join it teaches something else
@@ -1254,16 +1358,26 @@ def consolidate(
     drafts: list[Draft] = []
     suppressed: list[dict] = []
     to_cluster: set[str] = set()
-    # Pass 1: match every group to the existing rules (no model calls) and
-    # note which texts the drafts and contradiction checks need, so the
-    # model encodes them all in one call.
+    # Pass 1: match every group to the existing rules and note which texts
+    # the drafts need, so the model encodes them all in one call (a
+    # contradiction check encodes its rule's and members' texts at once: it
+    # decides how the group is split).
     plans: list[dict] = []
-    # (group, rules it may not be matched to): a group matched to an active
-    # rule gives up the corrections the person took out of that rule's
-    # evidence at approval; they are matched again as a group of their own,
-    # barred from that rule and free to join any other lesson.
-    work: list[tuple[list[int], frozenset[str]]] = [(g, frozenset()) for g in groups]
-    for group, barred in work:
+    # (group, rules it may not be matched to, rule it is matched to): a
+    # group matched to an active rule gives up the corrections the person
+    # took out of that rule's evidence at approval, those that do not teach
+    # its lesson and those that contradict it; they are matched again as a
+    # group of their own — barred from that rule, or, when they contradict
+    # it, held to it so that a draft may propose to supersede it.
+    work: list[tuple[list[int], frozenset[str], Rule | None]] = [(g, frozenset(), None) for g in groups]
+
+    def recheck(part: list[int]) -> list[list[int]]:
+        # A part of a split group is held to clustering's member check
+        # again: a member may have stayed only beside those that left.
+        if len(part) < 2 or any(i >= len(raw) for i in part):
+            return [part]
+        return member_check(mixed, [part], th.cluster_member_similarity, th.cluster_pair_similarity, sims)
+    for group, barred, held_to in work:
         if not group:
             continue
         members = sorted((items[i] for i in group), key=lambda c: c["id"])
@@ -1281,26 +1395,53 @@ def consolidate(
         cen = centroid([raw[i] for i in in_vec])
         cluster = Cluster(ids, task_set, sim, new=[i for i in ids if i not in seen])
 
-        match: Rule | None = None  # an existing candidate or active rule: by shared evidence, else by similarity
+        match: Rule | None = held_to  # an existing candidate or active rule: by shared evidence, else by similarity
+        strays: list[str] = []  # members that do not teach the active rule's lesson
         overlap = [(len(idset & set(r.evidence)), r) for r in live_rules if r.id not in barred]
         overlap = [(n, r) for n, r in overlap if n]
-        if overlap:
+        if match is not None:
+            cluster.rule_similarity = _lesson_match(match, members, row_of, evidence_col, all_sims, th, texts)[0]
+        elif overlap:
             overlap.sort(key=lambda x: (-x[0], x[1].status != "candidate", x[1].id))
             match = overlap[0][1]
-            cluster.rule_similarity = float(cen @ rule_vecs[match.id]) if cen is not None and match.id in rule_vecs else None
-        elif cen is not None and rule_vecs:
-            scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if rid not in barred and rid not in judged),
-                            key=lambda x: (-x[0], x[1]))
-            if scored and scored[0][0] >= th.rule_match_similarity:
-                match = next(r for r in live_rules if r.id == scored[0][1])
-                cluster.rule_similarity = scored[0][0]
-        sent_back = declined.get(match.id, set()) & idset if match is not None else set()
+            cluster.rule_similarity = (float(cen @ rule_vecs[match.id]) if cen is not None and match.id in rule_vecs
+                                       else _lesson_match(match, members, row_of, evidence_col, all_sims, th, texts)[0])
+        else:
+            # An active rule: the group teaches its lesson (as the rule's
+            # evidence teaches it, else as the rule states it). A candidate:
+            # the group's centroid is near its page.
+            lesson = [(_lesson_match(r, members, row_of, evidence_col, all_sims, th, texts), r)
+                      for r in active_rules if r.id not in barred]
+            lesson = sorted(((m, r) for m, r in lesson if m[0] is not None and m[1]), key=lambda x: (-x[0][0], x[1].id))
+            if lesson:
+                (score, _ok, strays), match = lesson[0]
+                cluster.rule_similarity = score
+            elif cen is not None and rule_vecs:
+                scored = sorted(((float(cen @ v), rid) for rid, v in rule_vecs.items() if rid not in barred and rid not in judged),
+                                key=lambda x: (-x[0], x[1]))
+                if scored and scored[0][0] >= th.rule_match_similarity:
+                    match = next(r for r in live_rules if r.id == scored[0][1])
+                    cluster.rule_similarity = scored[0][0]
+        sent_back = (declined.get(match.id, set()) | set(strays)) & idset if match is not None else set()
         if sent_back:
             # Neither evidence for that rule nor in a draft that would
             # supersede it: the rest is matched again on its own centroid.
-            work.append(([i for i in group if items[i]["id"] not in sent_back], barred))
-            work.append(([i for i in group if items[i]["id"] in sent_back], barred | {match.id}))
+            work += [(g, barred, held_to) for g in recheck([i for i in group if items[i]["id"] not in sent_back])]
+            work += [(g, barred | {match.id}, None) for g in recheck([i for i in group if items[i]["id"] in sent_back])]
             continue
+        # Every group matched to an active rule is checked, new or not: a
+        # correction left out for contradicting it must not come back as its
+        # evidence at the next pass.
+        check = match is not None and match.status == "active"
+        contradicting = _contradicting(match, members, th.rule_contradiction_margin, texts) if check else set()
+        if contradicting and contradicting != idset:
+            # Each correction is judged on its own: one that contradicts the
+            # rule is never its evidence, whatever the others say.
+            work += [(g, barred, held_to) for g in recheck([i for i in group if items[i]["id"] not in contradicting])]
+            work += [(g, barred, match) for g in recheck([i for i in group if items[i]["id"] in contradicting])]
+            continue
+        if contradicting and not recurs:
+            continue  # one correction against the rule: not evidence, and no lesson of its own yet
         if match is None and not recurs:
             continue
         # A group the person rejected stays rejected whatever it would be
@@ -1312,16 +1453,13 @@ def consolidate(
         if covering and not held:
             suppressed.append({"corrections": ids, "rejected": sorted(covering)})
             continue
-        # A cluster with no correction new since the last pass was judged
-        # then (evidence); only new corrections can make it contradict.
-        check = match is not None and match.status == "active" and recurs and bool(cluster.new)
-        draft = match is None or check
-        if check:
-            texts.need(_contradiction_texts(match, members) + [_rule_lesson(match)] + _member_lessons(members))
+        draft = match is None or bool(contradicting)
+        if contradicting:
+            texts.need([_rule_lesson(match)] + _member_lessons(members))
         if draft:
             texts.need([_one_line(m["fields"].get("correct")) for m in members])
-        plans.append({"cluster": cluster, "members": members, "group": group, "match": match, "check": check,
-                      "in_vec": in_vec, "gmat": gmat})
+        plans.append({"cluster": cluster, "members": members, "group": group, "match": match,
+                      "contradicts": bool(contradicting), "in_vec": in_vec, "gmat": gmat})
 
     # Pass 2: decide, draft, plan the edits.
     report(0, len(plans), "drafting")
@@ -1342,7 +1480,7 @@ def consolidate(
                     add_items(t, EVIDENCE_KEY, [link(i) for i in missing]), rows))
         elif match is not None:
             cluster.rule = match.id
-            if plan["check"] and _contradicts(match, members, th.rule_contradiction_margin, texts):
+            if plan["contradicts"]:
                 if _same_lesson(match, members, texts) >= th.supersede_similarity:
                     supersede = match
                 else:
