@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from brainwork.cli import cli
 from brainwork.errors import UserError
-from brainwork.learn.recall import recall, words
+from brainwork.learn.recall import in_doctrine, recall, words
 from brainwork.store import recall as rstore
 
 CLASSES = {
@@ -52,8 +52,12 @@ def test_similar_task_surfaces_task_and_its_correction(embedded_sample, embedder
     # the best match is of the same kind; the rest may be neighbours (the Postgres upgrade itself for a post about it)
     assert _class(ids[0]) == cls, f"an unrelated task ranked first: {ids}"
     corrections = [x.id for x in r.related if x.kind == "correction"]
-    assert correction in corrections
-    assert task in r.text and correction in r.text
+    if correction in in_doctrine(store, [correction]):
+        # promoted to an active rule: the doctrine states its lesson, recall does not repeat it
+        assert correction not in corrections and correction not in r.text
+    else:
+        assert correction in corrections and correction in r.text
+    assert task in r.text
     assert r.vectors and not r.lexical and r.chars == len(r.text) <= r.budget
 
 
@@ -87,7 +91,16 @@ def test_no_doctrine_and_one_hop_items_qualify(embedded_sample, embedder):
     for line in lines:
         if line.startswith("- "):
             assert re.search(r"(tasks|corrections|sources|tools)/[\w.-]+", line), line
-    assert any(line.startswith("- lesson (corrections/") for line in lines)
+    # The certificate tasks' corrections are the active chain rule's evidence: the
+    # doctrine states them, so no lesson line repeats them (the format of a lesson
+    # line is checked where one is served: test_similar_task_surfaces_task_and_its_correction).
+    from brainwork.learn.recall import task_corrections
+
+    taught = {c for cs in task_corrections(store, [t.id for t in r.tasks]).values() for c in cs}
+    doctrine = in_doctrine(store, sorted(taught))
+    assert doctrine
+    assert {x.id for x in r.related if x.kind == "correction"} == taught - doctrine
+    assert not any(c in r.text for c in doctrine)
 
 
 def test_budget_is_hard(embedded_sample, embedder):

@@ -367,16 +367,27 @@ def _cut(scored: list[RecallItem], th, floor: float | None = 0.0) -> list[Recall
     return kept
 
 
+def in_doctrine(store: Store, correction_ids: list[str]) -> set[str]:
+    """The corrections among ``correction_ids`` promoted to an active rule:
+    the doctrine states their lesson, which the agent has from session
+    start (a rule retired since no longer does)."""
+    return {n.via for n in pstore.neighbours(store, correction_ids, {"PROMOTED_TO": "rule"})
+            if (n.status or n.fields.get("status")) == "active"}
+
+
 def one_hop(store: Store, task_ids: list[str]) -> list[RecallItem]:
     """What each task teaches: its corrections (not dismissed or still
-    proposed) as ``wrong -> correct (why)``, the sources it cited that held
-    up, the tools it used that were the right choice; in task order, then
-    corrections, sources, tools."""
+    proposed, and not the evidence an active rule was promoted from: the
+    doctrine is not repeated) as ``wrong -> correct (why)``, the sources it
+    cited that held up, the tools it used that were the right choice; in
+    task order, then corrections, sources, tools."""
     if not task_ids:
         return []
     by_task: dict[str, list[RecallItem]] = {t: [] for t in task_ids}
     seen: set[tuple[str, str]] = set()
     rows = pstore.neighbours(store, task_ids, _HOPS)
+    doctrine = in_doctrine(store, sorted({n.id for n in rows if n.edge == "CORRECTED_BY"}))
+    rows = [n for n in rows if not (n.edge == "CORRECTED_BY" and n.id in doctrine)]
     for edge in _HOPS:
         for n in (n for n in rows if n.edge == edge and _qualifies(n)):
             f = n.fields
