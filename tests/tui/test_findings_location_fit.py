@@ -30,3 +30,16 @@ async def test_a_long_place_keeps_its_line_number_at_80_columns(sample_config, s
                 assert text[1].startswith("…") and text[1].endswith(f"endpoint:{line}")
             else:
                 assert text[0] == f"dead-link  {DEAD_SOURCE}:{line}"
+
+
+async def test_the_list_keeps_line_numbers_at_80_columns(sample_config, settle) -> None:
+    from screen_support import screen_text
+
+    app = BrainworkApp(sample_config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_findings(pilot, settle)
+        case_study = next(f for f in screen.findings if f.code == "dead-link" and "case-study" in f.page)
+        rows = screen_text(app)
+        assert any(r.rstrip(" │").endswith(f"{case_study.page[-12:]}:{case_study.line}") or
+                   f"{case_study.page[-12:]}:{case_study.line}" in r for r in rows), "\n".join(rows)
+        assert not any("case-study-north…" in r for r in rows)

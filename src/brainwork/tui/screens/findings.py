@@ -77,11 +77,15 @@ def _get(finding: Any, name: str, default: Any = None) -> Any:
 MARK = "● "
 
 
-def finding_prompt(row: FindingRow, marked: bool = False) -> Content:
+def finding_prompt(row: FindingRow, marked: bool = False, width: int | None = None) -> Content:
     """Two lines in the list: the message (after a ``●`` when marked), then
-    where (dimmed)."""
+    where (dimmed). ``width``: the list's text width in cells (None:
+    unknown); a place longer than it is cut from the left
+    (:func:`fit_location`), so the line number shows where the end
+    ellipsis of a cut line would hide it."""
     lead = (" " + MARK, "bold $accent") if marked else "   "
-    return Content.assemble(lead, row.message, "\n", ("     " + row.location, "$text-muted"))
+    where = row.location if width is None else fit_location(row.location, width - 5)
+    return Content.assemble(lead, row.message, "\n", ("     " + where, "$text-muted"))
 
 
 def fit_location(location: str, width: int) -> str:
@@ -162,6 +166,13 @@ class FindingList(OptionList):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    class Resized(Message):
+        """The list got a new size (it is first laid out once shown): the
+        places its rows cut to its width are cut again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Resized())
+
     def on_key(self, event: events.Key) -> None:
         # A terminal delivers "/harbor" as one burst, queued to this list
         # before any of it is handled. "/" opens the filter here, at once
@@ -222,6 +233,8 @@ class FindingsScreen(PreviewReader, PaneScreen):
         self._keep_option: str | None = None
         #: Marked findings, by key.
         self.marks = Marks()
+        #: The list width the places were last cut to (None: not cut).
+        self._fitted_width: int | None = None
 
     # -- layout ---------------------------------------------------------------
     def compose_body(self) -> Iterable[Widget]:
@@ -336,6 +349,7 @@ class FindingsScreen(PreviewReader, PaneScreen):
         keep_key, keep_index, keep_option = self._keep_key, self._keep_index, self._keep_option
         self._keep_key = None
         options: list[Option] = []
+        width = self._fitted_width = self._list_width()
         for group in view.groups:
             folded = group.code in self.collapsed
             options.append(
@@ -352,7 +366,7 @@ class FindingsScreen(PreviewReader, PaneScreen):
             if folded:
                 continue
             for row in group.rows:
-                options.append(Option(finding_prompt(row, row.key in self.marks), id=f"f:{row.index}"))
+                options.append(Option(finding_prompt(row, row.key in self.marks, width), id=f"f:{row.index}"))
         olist.set_options(options)
         self.marks.keep(k for f in self.findings if (k := _get(f, "key")))
         self._update_title()
@@ -498,12 +512,25 @@ class FindingsScreen(PreviewReader, PaneScreen):
         width = evidence.content_size.width - 2 if evidence.content_size.width > 4 else None
         evidence.update(detail_content(finding_detail(finding), width))
 
-    def on_resize(self) -> None:
-        # The place line is cut to the panel's width: cut it again for the new one.
-        self.call_after_refresh(self._refit_evidence)
+    def _list_width(self) -> int | None:
+        """The list's text width in cells (None before it is laid out): its
+        content region less the options' padding and the scroll bar."""
+        width = self.query_one(FindingList).scrollable_content_region.width - 3
+        return width if width > 8 else None
 
-    def _refit_evidence(self) -> None:
-        if self.is_mounted and self.current is not None:
+    def on_resize(self) -> None:
+        # Places are cut to the list's and the panel's widths: cut them again.
+        self.call_after_refresh(self._refit)
+
+    def on_finding_list_resized(self) -> None:
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        if not self.is_mounted:
+            return
+        if self.findings is not None and self._list_width() != self._fitted_width:
+            self._rebuild()
+        elif self.current is not None:
             self._show_evidence(self.current)
 
     # -- preview ---------------------------------------------------------------------
