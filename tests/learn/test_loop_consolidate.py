@@ -209,3 +209,25 @@ def test_a_one_off_beside_a_repeat_is_not_the_rules_evidence(vault):
     assert _for(report, utc_later) == [("evidence", rules["utc"])]
     # whatever it is clustered with, it does not teach the rule's lesson
     assert [c.action for c in report.clusters if iso in c.corrections] == []
+
+
+def test_a_pass_undone_is_forgotten_and_the_next_pass_repeats_it(vault):
+    from brainwork.ops import changeset
+
+    config, store, rules, _ = vault
+    approve(config, store, rules["utc"], today=ACTIVATED)
+    add(config, store, [UTC_LATER], tags="logs,incident")
+    add(config, store, CUSTOMER_LOCAL, tags="customer")
+
+    first = consolidate(config, store, today=TODAY)
+    assert first.operation is not None and first.new == 3
+    changeset.undo(config, store)
+    again = consolidate(config, store, today=TODAY)
+    assert (again.read, again.new) == (first.read, first.new) == (again.read, 3)
+    assert [c.to_json() for c in again.clusters] == [c.to_json() for c in first.clusters]
+    assert [d.text for d in again.drafts] == [d.text for d in first.drafts]
+
+    # a redo puts the pass back: nothing is new after it
+    changeset.undo(config, store)
+    changeset.redo(config, store)
+    assert consolidate(config, store, today=TODAY, dry_run=True).new == 0

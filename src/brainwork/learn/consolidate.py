@@ -46,7 +46,8 @@ One pass (:func:`consolidate`):
    the rejected rule page's evidence, and ``RejectedCluster`` rows).
 6. **Write**, as one undoable operation (``kind="consolidate"``): new
    candidate pages, evidence links, and ``status: clustered`` on every
-   correction of a proposed cluster.
+   correction of a proposed cluster; the pass's ``ConsolidationPass`` row is
+   a store action of that operation, so an undo takes it back too.
 
 Drafting is deterministic and explainable (:func:`draft_rule`, no model
 call): the rule is ONE imperative sentence, the first instruction of the
@@ -1528,20 +1529,22 @@ def consolidate(
     out.files = [c.path for c in changes]
     if not dry_run:
         report(0, len(changes), "writing")
+        at = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+        read, found = [c["id"] for c in unresolved], [c.to_json() for c in clusters]
         if changes:
+            # The pass is recorded by the operation (a store action): undoing
+            # it makes the corrections it read new again, so the next pass
+            # reports what the first one did.
             summary = f"consolidate: {counted(len(drafts), 'candidate rule')}, {counted(len(clusters), 'cluster')}"
             op = changeset.apply(
                 config, store, "consolidate", summary, changes,
+                store_actions=[{"do": "consolidation-pass", "id": q.next_pass_id(store), "at": at, "corrections": read,
+                                "clusters": found, "candidates_created": len(drafts)}],
                 details={"candidates": [d.path[:-3] for d in drafts], "clusters": len(clusters)},
             )
             out.operation = op.id
-        q.record_pass(
-            store,
-            datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-            [c["id"] for c in unresolved],
-            [c.to_json() for c in clusters],
-            len(drafts),
-        )
+        else:
+            q.record_pass(store, at, read, found, len(drafts))
         report(len(changes), len(changes), "writing")
     out.seconds = time.perf_counter() - t0
     return out

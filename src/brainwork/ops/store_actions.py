@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 from brainwork.errors import UserError
 from brainwork.store import Store
-from brainwork.store import dismissals
+from brainwork.store import dismissals, learning
 
 #: ``do(store, action)`` or ``undo(store, action)``.
 ActionFn = Callable[[Store, dict], None]
@@ -36,12 +36,26 @@ def _undismiss(store: Store, action: dict) -> None:
     dismissals.undismiss(store, action["key"])
 
 
+def _record_pass(store: Store, action: dict) -> None:
+    learning.record_pass(store, action["at"], action["corrections"], action["clusters"], action["candidates_created"],
+                         pass_id=action["id"])
+
+
+def _forget_pass(store: Store, action: dict) -> None:
+    learning.forget_pass(store, action["id"], action["at"])
+
+
 #: action name -> what it does; ``{"do": "dismiss", "key": finding key,
 #: "reason": text}`` and ``{"do": "undismiss", "key": ..., "reason": the
 #: reason to put back}``.
 STORE_ACTIONS: dict[str, StoreAction] = {
     "dismiss": StoreAction(do=_dismiss, undo=_undismiss),
     "undismiss": StoreAction(do=_undismiss, undo=_dismiss),
+    # {"do": "consolidation-pass", "id", "at", "corrections", "clusters",
+    # "candidates_created"}: the pass a consolidation's operation made
+    # (brainwork.store.learning.record_pass), so undoing the operation makes
+    # the corrections it read new again.
+    "consolidation-pass": StoreAction(do=_record_pass, undo=_forget_pass),
 }
 
 

@@ -132,15 +132,39 @@ def last_recall_hits(store: Store) -> dict[str, str]:
 
 
 # -- consolidation passes ----------------------------------------------------
-def record_pass(store: Store, at: str, correction_ids: list[str], clusters: list[dict], candidates_created: int) -> int:
-    """Record one consolidation pass; returns its id (1, 2, ...)."""
+def next_pass_id(store: Store) -> int:
+    """The id the next recorded pass gets (1, 2, ...)."""
+    return int(store.scalar("MATCH (x:ConsolidationPass) RETURN coalesce(max(x.id), 0)") or 0) + 1
+
+
+def record_pass(store: Store, at: str, correction_ids: list[str], clusters: list[dict], candidates_created: int,
+                pass_id: int | None = None) -> int:
+    """Record one consolidation pass; returns its id (1, 2, ...).
+
+    ``pass_id``: the id to record it under (a pass recorded by its
+    operation's store action, which undo takes back); when a pass with that
+    id and time is recorded already, nothing is (recovery may run an action
+    twice)."""
     with store.write():
-        pid = int(store.scalar("MATCH (x:ConsolidationPass) RETURN coalesce(max(x.id), 0)") or 0) + 1
+        if pass_id is not None and store.scalar(
+            "MATCH (x:ConsolidationPass {id: $id}) WHERE x.at = $at RETURN count(x)", {"id": int(pass_id), "at": at}
+        ):
+            return int(pass_id)
+        taken = pass_id is not None and store.scalar(
+            "MATCH (x:ConsolidationPass {id: $id}) RETURN count(x)", {"id": int(pass_id)})
+        pid = int(pass_id) if pass_id is not None and not taken else next_pass_id(store)
         store.execute(
             "CREATE (:ConsolidationPass {id: $id, at: $at, corrections: $c, clusters: $cl, candidates_created: $n})",
             {"id": pid, "at": at, "c": list(correction_ids), "cl": json.dumps(clusters, ensure_ascii=False), "n": int(candidates_created)},
         )
     return pid
+
+
+def forget_pass(store: Store, pass_id: int, at: str) -> None:
+    """Remove the pass recorded as ``pass_id`` at ``at`` (the undo of a
+    consolidation's operation: the corrections it read are new again)."""
+    with store.write():
+        store.execute("MATCH (x:ConsolidationPass {id: $id}) WHERE x.at = $at DELETE x", {"id": int(pass_id), "at": at})
 
 
 def last_pass(store: Store) -> dict | None:
