@@ -1,6 +1,6 @@
 """A folder without its owner write bit is not given new pages nor has
-pages removed from it: creating a page for a dead link, a rename (which
-adds a name and removes one) and undo are refused before anything is
+pages removed from it: creating a page for a dead link, a capture, a rename
+(which adds a name and removes one) and undo are refused before anything is
 written, as a read-only page is. The bits decide, not ``os.access``: the
 tests run as root, for whom every folder is writable."""
 
@@ -14,7 +14,7 @@ from brainwork.config import load_config
 from brainwork.errors import UserError
 from brainwork.index.sync import sync
 from brainwork.ops import changeset as cs
-from brainwork.ops import fixes
+from brainwork.ops import fixes, journal
 from brainwork.ops.rename import rename
 from brainwork.store import Store
 
@@ -33,8 +33,9 @@ def opened(make_vault, tmp_path):
     with Store(config.store) as store:
         sync(config, store)
         yield vault, config, store
-    for folder in (vault, vault / "systems", vault / "notes"):
-        os.chmod(folder, 0o755)
+    for folder in (vault, vault / "systems", vault / "notes", vault / "tasks"):
+        if folder.exists():
+            os.chmod(folder, 0o755)
 
 
 def test_a_new_page_in_a_read_only_folder_is_refused(opened) -> None:
@@ -82,3 +83,24 @@ def test_rename_out_of_a_read_only_folder_and_undo_into_one_are_refused(opened) 
     os.chmod(vault / "systems", 0o755)
     cs.undo(config, store)
     assert snapshot(vault) == before
+
+
+def test_a_capture_into_a_read_only_folder_is_refused(opened) -> None:
+    """Captures write through the journal without the store; the same bits
+    decide, checked before the journal's record is written."""
+    vault, config, _ = opened
+    (vault / "tasks").mkdir()
+    os.chmod(vault / "tasks", 0o555)
+    before = snapshot(vault)
+    created = config.store / "created"
+    records_before = sorted(created.iterdir()) if created.exists() else []
+    with pytest.raises(UserError, match=r"the folder tasks/ is read-only; make it writable to create tasks/.*\.md there; "
+                                        r"nothing was written"):
+        journal.create_new_file(config, "tasks", "ro-test", b"---\ntype: task\n---\n", kind="capture",
+                                describe=lambda rel: (f"capture {rel}", {}))
+    assert snapshot(vault) == before
+    assert (sorted(created.iterdir()) if created.exists() else []) == records_before
+    os.chmod(vault / "tasks", 0o755)
+    rel, made = journal.create_new_file(config, "tasks", "ro-test", b"---\ntype: task\n---\n", kind="capture",
+                                        describe=lambda rel: (f"capture {rel}", {}))
+    assert (rel, made) == ("tasks/ro-test.md", True)

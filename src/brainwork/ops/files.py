@@ -22,7 +22,7 @@ from typing import Iterable
 from brainwork.config import Config
 from brainwork.errors import UnsafePath, UserError
 from brainwork.ops.journal import CAPTURE_TEMP_PREFIX, FileChange
-from brainwork.vault.write import NEW_FILE_MODE, atomic_write, read_only_message, safe_rel_path
+from brainwork.vault.write import NEW_FILE_MODE, atomic_write, read_only_folder, read_only_message, safe_rel_path
 
 #: Test hook: with ``BRAINWORK_CRASH_AFTER_FILES=N`` in the environment the
 #: process SIGKILLs itself right after writing its N-th file (crash tests).
@@ -174,24 +174,11 @@ def first_read_only(paths: VaultPaths, changes: list[FileChange], doing: str) ->
 
 
 def _read_only_folder(paths: VaultPaths, folder: Path, seen: dict[Path, str | None]) -> str | None:
-    """The name of the nearest existing folder at or above ``folder`` (up to
-    the vault root) that has no owner write bit, else None; ``seen`` caches
-    the answer per folder (a 1,000-file operation touches a few)."""
-    start = folder
-    if start in seen:
-        return seen[start]
-    while folder != paths.root and folder.parent != folder and not folder.exists():
-        folder = folder.parent
-    mode = file_mode(folder)
-    answer = None
-    if mode is not None and not mode & stat.S_IWUSR:
-        try:
-            rel = folder.relative_to(paths.root).as_posix()
-        except ValueError:  # a symbolic link's folder: VaultPaths checked it leads inside
-            rel = folder.as_posix()
-        answer = f"the folder {rel}/" if rel != "." else "the vault folder"
-    seen[start] = answer
-    return answer
+    """:func:`brainwork.vault.write.read_only_folder` for ``folder``, cached
+    per folder in ``seen`` (a 1,000-file operation touches a few)."""
+    if folder not in seen:
+        seen[folder] = read_only_folder(paths.root, folder)
+    return seen[folder]
 
 
 def first_mismatch(paths: VaultPaths, changes: list[FileChange]) -> str | None:

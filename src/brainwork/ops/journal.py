@@ -266,9 +266,11 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
 
     Raises:
         UnsafePath: the folder or name is not a safe vault path.
-        UserError: the vault folder cannot be written.
+        UserError: the vault folder cannot be written, or the folder the
+            file would go in (or the nearest existing one above it) has no
+            owner write bit.
     """
-    from brainwork.vault.write import NEW_FILE_MODE, safe_rel_path, vault_file
+    from brainwork.vault.write import NEW_FILE_MODE, read_only_folder, read_only_message, safe_rel_path, vault_file
 
     records = config.store / CREATED_DIR
     base = f"{folder.strip('/')}/{stem}" if folder.strip("/") else stem
@@ -286,6 +288,9 @@ def create_new_file(config: Config, folder: str, stem: str, data: bytes, *, kind
                 except OSError:
                     pass
                 continue
+        folder_problem = read_only_folder(config.vault.resolve(), parent)
+        if folder_problem is not None:
+            raise UserError(read_only_message(folder_problem, f"create {rel} there") + "; nothing was written")
         summary, details = describe(rel)
         entry = JournalEntry.new("apply", kind, summary, details=details, created_ns=time.time_ns())
         try:

@@ -106,6 +106,31 @@ def vault_file(root: Path, rel: str, strict: bool = True) -> Path:
     return full
 
 
+def read_only_folder(root: Path, folder: Path) -> str | None:
+    """How to name the nearest existing folder at or above ``folder`` (up to
+    the vault ``root``) that has no owner write bit (``"the folder tasks/"``,
+    ``"the vault folder"``), else None.
+
+    That is the folder a new file would add its name (or a missing
+    subfolder) to; POSIX needs its write bit to create or unlink a name, and
+    as root, where every folder is writable, the bit is still the owner's
+    "do not change this" (checked on the bits, not ``os.access``).
+    """
+    while folder != root and folder.parent != folder and not folder.exists():
+        folder = folder.parent
+    try:
+        mode = stat.S_IMODE(os.stat(folder).st_mode)
+    except FileNotFoundError:
+        return None
+    if mode & stat.S_IWUSR:
+        return None
+    try:
+        rel = folder.relative_to(root).as_posix()
+    except ValueError:  # a symbolic link's folder: the caller checked it leads inside
+        rel = folder.as_posix()
+    return f"the folder {rel}/" if rel != "." else "the vault folder"
+
+
 def read_only_message(rel: str, doing: str) -> str:
     """What to say when ``rel`` has no owner write bit: the bit is the
     owner's "do not change this" (checked on the bits, not ``os.access``:
