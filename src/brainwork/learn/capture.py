@@ -373,9 +373,15 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
         raise UserError(f"created must be a date YYYY-MM-DD, got {created!r}")
     try:  # the shape alone let 2026-13-45 through, into the file name too
-        date.fromisoformat(created)
+        day = date.fromisoformat(created)
     except ValueError:
         raise UserError(f"created must be a real date YYYY-MM-DD, got {created!r}") from None
+    now = today or date.today()
+    if day > now and not proposal:
+        # A record says when something happened; a future date would sort it
+        # after work not done yet and put its mistake after a rule's approval.
+        # (A hook's proposal is dated by its session and confirmed later.)
+        raise UserError(f"created {created} is after today ({now.isoformat()}); a record is dated when it happened")
     session = _text(data.get(SESSION_KEY), SESSION_KEY)
     turn = _text(data.get("turn"), "turn")
     if turn and not turn.isdigit():
