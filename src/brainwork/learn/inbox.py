@@ -23,6 +23,7 @@ from brainwork.errors import UserError
 from brainwork.learn.consolidate import UNRESOLVED, cluster_of
 from brainwork.learn.pagefile import Edits
 from brainwork.learn.rule import field_text
+from brainwork.learn.rules import DECLINED_EVIDENCE
 from brainwork.ops import unit_of_work
 from brainwork.ops.operation import Operation
 from brainwork.store import Store
@@ -52,6 +53,18 @@ class RuleRef:
     status: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A rejected candidate rule whose evidence holds a correction: ``rule``
+    its id, ``on`` the day it was rejected (``YYYY-MM-DD``; the page's
+    ``rejected:``, else when the store recorded it; None when neither says).
+    Consolidation proposes none of those corrections again, alone or
+    together, until a new correction joins them."""
+
+    rule: str
+    on: str | None
+
+
 @dataclass
 class InboxItem:
     """One correction as the inbox shows it.
@@ -64,7 +77,9 @@ class InboxItem:
     :meth:`brainwork.learn.consolidate.Cluster.to_json`) or None; ``rules``:
     the rules listing it as evidence; ``considered``: when the last pass
     read it and put it in none of its clusters, that pass's time (its
-    ``at``, ISO 8601), else None (not read yet: the next pass reads it).
+    ``at``, ISO 8601), else None (not read yet: the next pass reads it);
+    ``rejections``: the rejected candidates holding it (:class:`Rejection`),
+    by rule id, whether or not their page is still there.
     :meth:`to_json` gives tasks and rules as ``{"id", "title"}`` /
     ``{"id", "title", "status"}`` mappings.
     """
@@ -81,6 +96,7 @@ class InboxItem:
     cluster: dict | None = None
     rules: list[RuleRef] = field(default_factory=list)
     considered: str | None = None
+    rejections: list[Rejection] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -111,6 +127,8 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
     for rule_id, corrs in q.rule_evidence(store).items():
         for c in corrs:
             evidence_of.setdefault(c, []).append(rule_id)
+    rejected = _rejections(store, rule_rows, evidence_of)
+
     def cluster(cid: str) -> dict | None:
         # The last pass's cluster, unless the candidate it drafted or joined
         # no longer lists this correction (the person dropped it at
@@ -142,11 +160,37 @@ def inbox(store: Store, *, include_handled: bool = False) -> list[InboxItem]:
                     if rid in rule_rows
                 ],
                 considered=str(last["at"]) if r["id"] in left_alone else None,
+                rejections=sorted(rejected.get(r["id"], {}).values(), key=lambda x: x.rule),
             )
         )
     dated = sorted((i for i in items if i.created), key=_newest_first, reverse=True)
     undated = sorted((i for i in items if not i.created), key=lambda i: i.id, reverse=True)
     return dated + undated
+
+
+def _rejections(store: Store, rule_rows: dict[str, dict], evidence_of: dict[str, list[str]]) -> dict[str, dict[str, Rejection]]:
+    """Per correction id, the rejected candidates holding it, by rule id: a
+    rule page with ``status: rejected`` listing it as evidence, or a
+    ``RejectedCluster`` row whose page is gone or still rejected (the
+    corrections taken out of a rule at approval are not a rejected lesson).
+    The same memory consolidation reads when it leaves a cluster alone."""
+    out: dict[str, dict[str, Rejection]] = {}
+    for cid, rids in evidence_of.items():
+        for rid in rids:
+            row = rule_rows.get(rid)
+            if row and row["status"] == "rejected":
+                day = field_text((row.get("fields") or {}).get("rejected"))[:10] or None
+                out.setdefault(cid, {})[rid] = Rejection(rid, day)
+    for row in q.rejections(store):
+        page = rule_rows.get(row["rule"])
+        if row["reason"] == DECLINED_EVIDENCE or (page is not None and page["status"] != "rejected"):
+            continue
+        for cid in row["corrections"]:
+            held = out.setdefault(cid, {})
+            prior = held.get(row["rule"])
+            if prior is None or prior.on is None:
+                held[row["rule"]] = Rejection(row["rule"], str(row["at"] or "")[:10] or None)
+    return out
 
 
 def dismissal_edit(why: str, today: str | date | None = None):

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:
-    from brainwork.learn.inbox import InboxItem
+    from brainwork.learn.inbox import InboxItem, Rejection
     from brainwork.store import Store
     from brainwork.store.graph import PageRow
 
@@ -340,10 +340,34 @@ def short_id(page_id: str) -> str:
     return page_id.rsplit("/", 1)[-1]
 
 
+def _rejected_target(item: "InboxItem") -> "Rejection | None":
+    """The rejected candidate that decides what happens to ``item`` next:
+    the one the last pass's cluster drafted or joined, if the person has
+    rejected it since; else, outside every cluster of that pass, the first
+    rejected candidate holding it (that pass left it alone because of it).
+    None when a cluster names a live candidate or rule."""
+    by_rule = {r.rule: r for r in item.rejections}
+    c = item.cluster
+    if c:
+        return by_rule.get(c.get("candidate") or "")
+    return item.rejections[0] if item.rejections else None
+
+
+def _rejected_words(r: "Rejection") -> str:
+    on = f" on {r.on}" if r.on else ""
+    return f"rejected{on}: not proposed again until a new correction joins its evidence"
+
+
 def cluster_label(item: "InboxItem") -> str:
     """The list's cluster column: the rule a correction's cluster went to,
-    with the cluster's size; or the rule listing it as evidence; or ``—``."""
+    with the cluster's size; ``rejected: NAME`` when that candidate (or,
+    outside every cluster, one holding it) was rejected; or the rule
+    listing it as evidence; or ``—``."""
     c = item.cluster
+    gone = _rejected_target(item)
+    if gone:
+        n = len(c.get("corrections") or ()) if c else 0
+        return f"rejected: {short_id(gone.rule)}" + (f" ({n})" if n else "")
     if c:
         n = len(c.get("corrections") or ())
         target = c.get("candidate") or c.get("rule")
@@ -369,7 +393,11 @@ def cluster_text(item: "InboxItem") -> str:
             head += f", similarity {float(c.get('similarity') or 0):.2f}"
         lines.append(head + " (last consolidation)")
         action = c.get("action")
-        if action == "evidence":
+        gone = _rejected_target(item)
+        if gone:
+            verb = "was evidence of" if action == "existing" else "drafted"
+            lines.append(f"{verb} the candidate rule {gone.rule}, {_rejected_words(gone)}")
+        elif action == "evidence":
             lines.append(f"proposed as evidence for the active rule {c.get('rule')}: l links it")
         elif action == "existing":
             lines.append(f"evidence of the candidate rule {c.get('candidate')}")
@@ -380,9 +408,19 @@ def cluster_text(item: "InboxItem") -> str:
         others = [x for x in c.get("corrections") or () if x != item.id]
         if others:
             lines.append("with " + ", ".join(short_id(x) for x in others[:6]) + (" …" if len(others) > 6 else ""))
+    elif item.rejections:
+        gone = item.rejections[0]
+        lines.append(f"in the candidate rule {gone.rule}, {_rejected_words(gone)}")
+    elif item.considered:
+        # Read by the last pass and left alone: another pass over the same
+        # corrections would leave it alone too, so "c" is not the way on.
+        lines.append(f"considered by the last consolidation ({item.considered[:10]}): no recurring lesson yet, "
+                     "it waits for a like correction or l links it to a rule")
     else:
         lines.append("not clustered yet (c runs consolidation)")
     named = {c.get("candidate"), c.get("rule")} if c else set()
+    if not c and item.rejections:
+        named.add(item.rejections[0].rule)
     for r in item.rules:
         if r.id not in named:
             lines.append(f"evidence of {r.id} ({r.status or 'no status'})")
