@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 
 from brainwork.config import Config
 from brainwork.learn import embed
-from brainwork.learn.consolidate import cluster_of, rule_similarities
+from brainwork.learn.consolidate import rule_similarities
 from brainwork.learn.replay import FEWER, NOT_FEWER, Replay, rate_text, replay
 from brainwork.learn.rules import approve, list_rules, overview, reject, retire
 from brainwork.learn.similarity import mean_pairwise
@@ -72,8 +72,8 @@ class RulesView:
     "tasks": [{"id", "title"}], "similarity"}]`` (similarity:
     :func:`brainwork.learn.consolidate.rule_similarities`, the figure a
     drafted candidate page gives; None without figures); ``cluster``: per
-    rule, ``(similarity, source)`` with source ``"last consolidation"`` or
-    ``"mean of its corrections"``; ``embedded``: pages embedded for this read.
+    rule, ``(similarity, source)`` (:func:`pass_similarity`, else
+    :data:`PAIRWISE_MEAN`), the source shown beside it; ``embedded``: pages embedded for this read.
     """
 
     rules: dict[str, dict]
@@ -203,11 +203,8 @@ def read_rules_view(config: Config, store: Store, today: str | None = None, *, f
     # The replay above loaded the model already: the rule texts and the
     # corrections' "correct" are encoded with it (cached per process).
     emb = embed.get_embedder(config) if live and figures else None
-    clusters = {}
-    for cl in (cluster_of(store) or {}).values():
-        key = cl.get("candidate") or (cl.get("rule") if cl.get("action") != "evidence" else None)
-        if key:
-            clusters[key] = float(cl.get("similarity") or 0.0)
+    last = q.last_pass(store)
+    clusters = pass_similarity(last["clusters"] if last else [])
     view = RulesView(by_id, order, data["pruning"], data["doctrine"], figures=figures, replay=report)
     for r in live:
         rows = []
@@ -227,12 +224,43 @@ def read_rules_view(config: Config, store: Store, today: str | None = None, *, f
         rows.sort(key=lambda x: (x["created"] or "", x["id"]), reverse=True)
         view.evidence[r["id"]] = rows
         if r["id"] in clusters:
-            view.cluster[r["id"]] = (clusters[r["id"]], "last consolidation")
+            view.cluster[r["id"]] = clusters[r["id"]]
         else:
             mat = [vecs[c] for c in r["evidence"] if c in vecs]
             if len(mat) >= 2:
-                view.cluster[r["id"]] = (mean_pairwise(np.stack(mat)), "mean of its corrections")
+                view.cluster[r["id"]] = (mean_pairwise(np.stack(mat)), PAIRWISE_MEAN)
     return view
+
+
+#: The source of a rule's similarity when no pass clustered two or more of
+#: its corrections: the mean pairwise cosine of all its evidence.
+PAIRWISE_MEAN = "pairwise mean"
+LAST_PASS = "last consolidation"
+
+
+def pass_similarity(clusters: Iterable[dict]) -> dict[str, tuple[float, str]]:
+    """Per rule, one similarity for what the last pass clustered for it
+    (``clusters``: the pass's cluster dicts, see
+    :meth:`brainwork.learn.consolidate.Cluster.to_json`) and where it comes
+    from. A pass can report several clusters for one rule (two groups each
+    joining the same candidate): their similarities are averaged weighted by
+    their number of corrections, and the source says how many. A cluster of
+    one correction has no pair to compare (its figure is 1.0 by definition)
+    and is left out; a rule with only such clusters gets none here.
+    The clusters proposed as evidence for an active rule are matched to it,
+    not drafted from it, and count for no rule."""
+    parts: dict[str, list[tuple[int, float]]] = {}
+    for cl in clusters:
+        key = cl.get("candidate") or (cl.get("rule") if cl.get("action") != "evidence" else None)
+        n = len(cl.get("corrections") or ())
+        if key and n >= 2:
+            parts.setdefault(key, []).append((n, float(cl.get("similarity") or 0.0)))
+    out = {}
+    for key, ps in parts.items():
+        total = sum(n for n, _ in ps)
+        figure = sum(n * sim for n, sim in ps) / total
+        out[key] = (figure, LAST_PASS if len(ps) == 1 else f"{LAST_PASS}: {len(ps)} clusters, weighted by size")
+    return out
 
 
 class RulesLoaded(Message):
@@ -734,7 +762,7 @@ class RulesScreen(ReloadWhenShown, ConsolidationPhase, PaneScreen):
             sim = view.cluster.get(rule["id"]) if view else None
             if sim is not None:
                 text.append(f" · similarity {sim[0]:.2f} ", style="")
-                text.append("(last consolidation)" if sim[1] == "last consolidation" else "(pairwise mean)", style="dim")
+                text.append(f"({sim[1]})", style="dim")
         head.update(text)
         table.set_rows([
             (r["id"], (
