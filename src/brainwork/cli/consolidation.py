@@ -116,7 +116,7 @@ def replay_cmd(config: Config, as_json: bool) -> None:
     """Replay the vault's tasks in date order: were repeated lessons in the agent's context, and did
     each rule reduce repeat corrections on its kind of task?
 
-    Read-only (loads the embedding model). See docs/learning-loop.md, "Measuring improvement: replay".
+    Read-only (loads the embedding model, unless nothing is dated). See docs/learning-loop.md, "Measuring improvement: replay".
     """
     from brainwork.learn.replay import replay, summary_line
 

@@ -19,12 +19,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from brainwork.config import Config
-from brainwork.learn.embed import Embedder, get_embedder
+from brainwork.learn.embed import Embedder, get_embedder, loaded_embedder
 from brainwork.learn.recall import CANDIDATES, score_tasks, task_corrections, word_matches, words
 from brainwork.learn.rule import Rule, list_rules
 from brainwork.learn.similarity import centroid, page_vectors
 from brainwork.vault.dates import iso_date
 from brainwork.store import Store
+from brainwork.store import history
 from brainwork.store import learning as q
 from brainwork.store import prior as pstore
 from brainwork.store import recall as rstore
@@ -167,7 +168,8 @@ class Replay:
     ``corrections``: corrections counted (not dismissed); ``repeats``: every
     repeat correction in walk order; ``in_room``: how many had their lesson
     in the room; ``lessons``: per rule, by id; ``recall``: how recall was
-    judged (``"recomputed"``); ``embedder``: the model name; ``min_tasks``:
+    judged (``"recomputed"``); ``embedder``: the model name (None when
+    nothing dated was walked and no model was loaded); ``min_tasks``:
     the minimum sample per side.
     """
 
@@ -177,7 +179,7 @@ class Replay:
     repeats: list[RepeatCorrection]
     lessons: list[LessonReplay]
     recall: str
-    embedder: str
+    embedder: str | None
     min_tasks: int
 
     @property
@@ -240,9 +242,9 @@ def replay(
     ``rules``: all rule pages when the caller has them (default: read).
     Loads the embedding model (one encode call for the tasks' requests);
     page vectors come from the cache (pages never embedded are embedded).
+    With no dated task and no dated correction nothing is loaded.
     """
     th = config.thresholds
-    emb = embedder or get_embedder(config)
     rules = rules if rules is not None else list_rules(store)
     lessons = [r for r in rules if r.status in LESSON_STATUSES and r.evidence]
 
@@ -261,19 +263,27 @@ def replay(
             place[cid] = (dated[0][0], dated[0][1], dated[0][1])
         elif (d := _date(c["created"])) is not None:
             place[cid] = (d, cid, None)
+    # Nothing dated to walk: no repeat, no task class, no recall to
+    # recompute, so no vector is needed and the model (~1.3 GB, seconds of
+    # CPU) is not loaded; every lesson comes out empty.
+    walk = bool(order or place)
+    emb = embedder or (get_embedder(config) if walk else loaded_embedder(config))
+    rejected = _rejected(store, rules)
 
     def key(cid: str) -> tuple[str, str]:
         d, k, _ = place[cid]
         return d, k
 
     # -- lessons: evidence, then the nearest lesson for other corrections ----------
-    cvecs = page_vectors(config, store, list(corrs), refresh=False)
+    cvecs = page_vectors(config, store, list(corrs), refresh=False) if walk else {}
     evidence = {r.id: [c for c in r.evidence if c in corrs] for r in lessons}
     centroids = {rid: centroid([cvecs[c] for c in ev if c in cvecs]) for rid, ev in evidence.items()}
     members: dict[str, set[str]] = {rid: set(ev) for rid, ev in evidence.items()}
     is_evidence = {c for ev in evidence.values() for c in ev}
     for cid in corrs:
-        if cid in is_evidence or cid not in cvecs:
+        # A correction of a rejected candidate was judged no lesson: it is
+        # folded into no look-alike lesson either.
+        if cid in is_evidence or cid in rejected or cid not in cvecs:
             continue
         scored = sorted(
             ((float(cvecs[cid] @ cen), rid) for rid, cen in centroids.items() if cen is not None), key=lambda x: (-x[0], x[1])
@@ -283,7 +293,7 @@ def replay(
 
     # -- request vectors (one encode call) and task page vectors (cache) -------------
     texts = [request_text(tasks[t]["title"], fields.get(t, {})) for t in order]
-    rvecs = {t: v for t, v, s in zip(order, emb.encode(texts) if texts else [], texts) if s}
+    rvecs = {t: v for t, v, s in zip(order, emb.encode(texts) if texts and emb else [], texts) if s}
     pvecs = page_vectors(config, store, order, refresh=False)
 
     # Recall as the agent gets it, over what existed when each task started.
@@ -322,13 +332,17 @@ def replay(
 
     # -- the walk: repeats and whether their lesson was in the room -------------------
     by_rule = {r.id: r for r in lessons}
+    later = _linked_after_approval(store, {r.id: _date(r.activated) for r in lessons})
     approved_from: dict[str, set[str]] = {}
     for r in lessons:
-        since = _date(r.activated)
-        if since is None:
+        if _date(r.activated) is None:
             approved_from[r.id] = set()
         else:
-            approved_from[r.id] = {c for c in evidence[r.id] if c not in place or place[c][0] <= since}
+            # The approval record: the rule page's own evidence links
+            # (promoted_from), whatever the corrections' dates, but for
+            # those linked to it after it was approved (a repeat a person
+            # attached to the live rule).
+            approved_from[r.id] = set(evidence[r.id]) - later.get(r.id, set())
 
     # Dates are days (``activated`` is the day of the approval): a task on
     # that day may have run before the person approved, so it is not taken
@@ -419,8 +433,61 @@ def replay(
         ))
     return Replay(
         tasks=len(order), undated_tasks=len(tasks) - len(order), corrections=len(corrs), repeats=repeats,
-        lessons=out, recall="recomputed", embedder=emb.name, min_tasks=th.replay_min_tasks,
+        lessons=out, recall="recomputed", embedder=emb.name if emb else None, min_tasks=th.replay_min_tasks,
     )
+
+
+def _rejected(store: Store, rules: list[Rule]) -> set[str]:
+    """The corrections of rejected candidates: a rule page with ``status:
+    rejected`` (its evidence), and the ``RejectedCluster`` rows whose page
+    is gone or still rejected, as consolidation reads them. The rows of the
+    corrections taken out of a rule at its approval are keyed by that
+    approved rule, not rejected, so they stay free while its page is there
+    (their reason constant lives in the approval gate, which sits above this
+    module and is not imported here)."""
+    status = {r.id: r.status for r in rules}
+    out = {c for r in rules if r.status == "rejected" for c in r.evidence}
+    for row in q.rejections(store):
+        if status.get(row["rule"], "rejected") == "rejected":
+            out.update(row["corrections"])
+    return out
+
+
+#: Operations that make a candidate active (the approval) and that link
+#: corrections to a rule (:mod:`brainwork.learn.rules`).
+_APPROVALS = ("approve-rule", "supersede-rule")
+_LINK = "link-correction"
+
+
+def _linked_after_approval(store: Store, activated: dict[str, str | None]) -> dict[str, set[str]]:
+    """Per rule, the corrections a ``link-correction`` operation still done
+    in the undo log linked to it after its approval: after its newest
+    approval operation, or, with none logged (a hand-written or imported
+    active rule), on or after its ``activated`` day. Rule pages do not say
+    when a ``promoted_from`` link was added; the log does."""
+    approved: dict[str, int] = {}
+    links: list[tuple[int, str, str, list[str]]] = []
+    for op in history.listing(store):
+        if op.state != "done" or op.kind not in _APPROVALS + (_LINK,):
+            continue
+        try:
+            details = json.loads(op.details or "{}")
+        except ValueError:
+            continue
+        rid = details.get("rule")
+        if rid not in activated:
+            continue
+        if op.kind in _APPROVALS:
+            approved[rid] = max(approved.get(rid, 0), op.id)
+        else:
+            links.append((op.id, rid, str(op.created or "")[:10], list(details.get("corrections") or [])))
+    out: dict[str, set[str]] = {}
+    for op_id, rid, day, ids in links:
+        since = activated[rid]
+        after = op_id > approved[rid] if rid in approved else (since is not None and day >= since)
+        if after:
+            out.setdefault(rid, set()).update(ids)
+    return out
 
 
 def summary_line(lesson: dict) -> str:
