@@ -42,6 +42,14 @@ SEARCH_FUZZY_CUTOFF = 80.0
 #: in most names (``rtc`` scored 80 against "CI flaky test report").
 SEARCH_TYPO_MIN_CHARS = 4
 
+# -- recall (brainwork.learn.recall) -----------------------------------------
+#: Least recall budget the CLI and the MCP tool accept (characters). An
+#: answer squeezed to its essentials is the header cut to 50 characters, the
+#: best task's heading with a dozen characters of its title and its id (~60)
+#: and the line counting what was left out (~76): about 190. Under it an
+#: answer can hold no task, only that line.
+RECALL_MIN_BUDGET_CHARS = 200
+
 # -- agent hooks (brainwork.agents.hooks) -----------------------------------
 #: Claude Code replaces a hook's output over 10,000 characters with a short
 #: preview and a file path, without telling the model (anthropics/claude-code

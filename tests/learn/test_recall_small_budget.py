@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from brainwork.learn.recall import SQUEEZED_TITLE_CHARS, recall
+from brainwork.learn.recall import SQUEEZED_TITLE_CHARS, RecallItem, _more, fit, recall
 
 DESC = "Renew the TLS certificate for api.acme.example"
 BRAINWORK = [sys.executable, "-c", "from brainwork.cli import main; main()"]
@@ -39,10 +39,15 @@ def test_a_budget_with_room_keeps_the_plain_layout(embedded_sample, embedder):
     assert r.text.splitlines()[1].startswith("Prior tasks that bear on this one")
 
 
-def test_too_small_for_any_title_stays_a_header(embedded_sample, embedder):
-    config, store = embedded_sample
-    r = recall(config, store, DESC, budget=100, embedder=embedder, record=False)
-    assert r.chars <= 100 and "## 1." not in r.text and not any(t.startswith("tasks/") for t in r.served)
+def test_too_small_for_any_title_stays_a_header():
+    # Recall refuses a budget this small; fit() still keeps to it with whole lines.
+    heading = "## 1. Renew TLS certificate for api.acme.example — tasks/2026-09-02-renew-cert-billing-api [1.45]"
+    entries = [("# Recall: " + DESC, None), ("Prior tasks that bear on this one.", None),
+               (heading, RecallItem("task", "tasks/2026-09-02-renew-cert-billing-api", "Renew", "Renew"))]
+    squeeze = lambda room: None  # noqa: E731 -- no room for a dozen characters of the title
+    text, served, left = fit(entries, 130, keep=2, squeeze=squeeze)
+    assert len(text) <= 130 and "## 1." not in text and not served and left == 2
+    assert text.splitlines() == ["# Recall: " + DESC, _more(2)]
 
 
 def test_cli_recall_budget_300(embedded_vault_copy):

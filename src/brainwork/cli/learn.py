@@ -19,6 +19,7 @@ from brainwork.config import Config
 from brainwork.errors import UserError
 from brainwork.wording import counted
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
+from brainwork.thresholds import RECALL_MIN_BUDGET_CHARS
 from brainwork.vocabulary import TYPE_FIELDS
 
 # -- capture ---------------------------------------------------------------------
@@ -214,7 +215,7 @@ def embed_cmd(config: Config, as_json: bool) -> None:
 @click.command("recall")
 @click.argument("description", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (tasks with rank, id, score and its terms).")
-@click.option("--budget", type=click.IntRange(1), default=None,
+@click.option("--budget", type=click.IntRange(RECALL_MIN_BUDGET_CHARS), default=None,
               help="Hard cap on the answer's size in characters (default: thresholds.recall_budget_chars).")
 @click.option("--index", "with_index", is_flag=True, help="Add a compact index of page titles (nearest the task first).")
 @click.option("--no-record", is_flag=True, help="Do not log the served pages as recall hits.")

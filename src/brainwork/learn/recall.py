@@ -7,8 +7,9 @@ by four terms (task, situation, overlap, lesson) and rendered with their
 lessons, sources and tools; docs/learning-loop.md section 3 gives the
 formula, the thresholds and the figures that chose them.
 
-Invariants: ``Recall.text`` never exceeds the budget (characters; what did
-not fit is counted in its last line); every line names a page id; what was
+Invariants: ``Recall.text`` never exceeds the budget (characters, at least
+:data:`~brainwork.thresholds.RECALL_MIN_BUDGET_CHARS`; what did not fit is
+counted in its last line, which is whole); every line names a page id; what was
 served is logged (:func:`brainwork.store.recall.record_hits`); without
 vectors of the current embedder the score is the word overlap alone.
 :func:`recall` never embeds pages itself (it must answer well under 200 ms
@@ -35,6 +36,7 @@ from brainwork.store import Store
 from brainwork.store import prior as pstore
 from brainwork.store import recall as rstore
 from brainwork.store import vectors as vstore
+from brainwork.thresholds import RECALL_MIN_BUDGET_CHARS
 from brainwork.vocabulary import THING_TYPES
 from brainwork.wording import counted
 
@@ -440,8 +442,9 @@ def recall(
 
     Args:
         budget: characters of ``Recall.text``, a hard cap (default
-            ``config.thresholds.recall_budget_chars``); lines that do not fit
-            are left out and counted in the last line.
+            ``config.thresholds.recall_budget_chars``, at least
+            :data:`~brainwork.thresholds.RECALL_MIN_BUDGET_CHARS`); lines
+            that do not fit are left out and counted in the last line.
         embedder: default :func:`brainwork.learn.embed.get_embedder` (config).
         record: log the served pages as recall hits (for pruning).
         index: add the compact index of page titles after the tasks.
@@ -450,7 +453,8 @@ def recall(
             words, and the answer's second line says so.
 
     Raises:
-        UserError: an empty description, or a budget under 1.
+        UserError: an empty description, or a budget under
+            :data:`~brainwork.thresholds.RECALL_MIN_BUDGET_CHARS`.
     """
     from brainwork.errors import UserError
 
@@ -458,8 +462,9 @@ def recall(
     if not description:
         raise UserError("describe the task to recall for")
     budget = config.thresholds.recall_budget_chars if budget is None else int(budget)
-    if budget < 1:
-        raise UserError(f"the recall budget must be at least 1 character, got {budget}")
+    if budget < RECALL_MIN_BUDGET_CHARS:
+        raise UserError(f"the recall budget must be at least {RECALL_MIN_BUDGET_CHARS} characters, got {budget} "
+                        "(less holds no task beside the line counting what was left out)")
     emb = embedder or get_embedder(config)
     missing = coverage.missing if coverage is not None else frozenset()
     tasks, used_vectors = rank_tasks(config, store, description, emb, missing)
@@ -537,8 +542,10 @@ def fit(
     """Lay ``entries`` (line, the item it serves) out in order within
     ``budget`` characters (newlines counted): the first line that does not
     fit ends the answer, and a last line says how many were left out. Lines
-    are never cut mid-way except the first (a heading too long for a tiny
-    budget). Returns ``(text, served items, lines left out)``.
+    are never cut mid-way: to make room for that last line whole, the lines
+    before it give way from the end; a budget too small for it alone gets
+    "" (recall's least budget always holds it). Returns ``(text, served
+    items, lines left out)``.
 
     ``keep``: the index of the line an answer must not go without (the best
     task's heading: an answer of its header alone tells the agent nothing)
@@ -582,10 +589,8 @@ def _lay(entries: list[tuple[str, RecallItem | None]], budget: int, skipped: int
                 served = [s for s in served if any(s.id in ln for ln in lines)]
             if size + len(tail) + 1 <= budget:
                 lines.append(tail)
-            elif not lines:
-                lines.append(tail[: max(budget - 1, 0)])
             text = ("\n".join(lines) + "\n") if lines else ""
-            return text[:budget], served, left
+            return text, served, left
         lines.append(line)
         size += len(line) + 1
         if item is not None:
