@@ -13,7 +13,13 @@ def test_budget_of_one_token_prints_nothing(rulebook, doctrine_cli):
     res = doctrine_cli(vault, "--budget", "1")
     assert res.returncode == 0, res.stderr
     assert res.stdout == ""
-    assert "0 active rules, 3 left out" in res.stderr
+    # one line: nothing printed, and the budget the first rule needs (no "~0 of the 1 token budget" beside it)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("brainwork: warning: nothing printed: the first rule, rules/r03 ")
+    assert "(the budget is 1; 3 active rules left out)" in lines[0]
+    needs = doctrine_from_vault(load_config(vault), 1).needs
+    assert f"needs a budget of {needs} or more" in lines[0]
+    assert doctrine_from_vault(load_config(vault), needs).rules and not doctrine_from_vault(load_config(vault), needs - 1).rules
 
 
 def test_every_small_budget_gives_whole_lines(rulebook):

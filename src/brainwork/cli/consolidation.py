@@ -308,9 +308,11 @@ def doctrine_cmd(config: Config, fmt: str, budget: int | None, cwd: str | None) 
         echo(doc.text, nl=False)
     left = f", {len(doc.omitted)} left out" if doc.omitted else ""
     # In the budget's unit (tokens, as --budget and the left-out line say),
-    # not characters beside a budget in tokens.
-    echo(f"doctrine: {counted(len(doc.rules), 'active rule')}{left}, ~{doc.text_tokens:,} of the {doc.budget:,} token budget",
-         err=True)
+    # not characters beside a budget in tokens. When no rule fits, the
+    # warning alone says so (a "~0 of the budget" line beside it says nothing).
+    if not doc.nothing_fits:
+        echo(f"doctrine: {counted(len(doc.rules), 'active rule')}{left}, ~{doc.text_tokens:,} of the {doc.budget:,} token budget",
+             err=True)
     warning = doc.warning()
     if warning:
         echo(f"brainwork: warning: {warning}", err=True)

@@ -80,7 +80,9 @@ class Doctrine:
     ``over_budget`` (tokens > budget) says the budget cut something;
     ``budget``: tokens; ``cwd``/``project``: the place the scope was applied
     for (None: no scope applied); ``out_of_scope``: active rules scoped to
-    other projects."""
+    other projects; ``needs``: when no rule fits, the smallest budget that
+    prints the first (the heading, its block and the left-out line), else
+    None."""
 
     rules: list[DoctrineRule]
     text: str
@@ -90,6 +92,7 @@ class Doctrine:
     cwd: str | None = None
     project: str | None = None
     out_of_scope: int = 0
+    needs: int | None = None
     over_budget: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -114,10 +117,24 @@ class Doctrine:
         """The ``n`` rules whose blocks cost most tokens, most first (of all in scope)."""
         return sorted(self.rules + self.omitted, key=lambda r: (-r.tokens, r.id))[:n]
 
+    @property
+    def nothing_fits(self) -> bool:
+        """Not even one in-scope rule fits the budget: ``text`` is empty."""
+        return not self.rules and bool(self.omitted)
+
     def warning(self) -> str | None:
-        """One line when rules were left out, naming the costliest; else None."""
+        """One line when rules were left out, naming the costliest (when
+        none fits, the smallest and the budget: that is the one thing to
+        change); else None."""
         if not self.over_budget:
             return None
+        if self.nothing_fits:
+            # Rules go in priority order and the first that does not fit
+            # ends the list, so the first rule decides, not the smallest.
+            first = self.omitted[0]
+            shown = "nothing printed" if not self.text else "no rule printed, only the line saying so"
+            return (f"{shown}: the first rule, {first.id} (~{first.tokens} tokens), needs a budget of {self.needs} "
+                    f"or more with the heading (the budget is {self.budget}; {counted(len(self.omitted), 'active rule')} left out)")
         top = ", ".join(f"{r.id} ({r.tokens})" for r in self.costliest())
         return (
             f"doctrine is ~{self.tokens} tokens, over the budget of {self.budget}; {counted(len(self.omitted), 'rule')} left out; "
@@ -128,7 +145,7 @@ class Doctrine:
         """``{"rules": [...], "tokens", "budget", "over_budget", "text"}`` plus
         ``unit`` ("tokens"), ``text_tokens``, ``chars``, ``max_chars``,
         ``omitted`` (ids left out), ``omitted_count``, ``cwd``, ``project``,
-        ``out_of_scope``."""
+        ``out_of_scope``, ``needs``."""
         return {
             "rules": [r.to_json() for r in self.rules],
             "tokens": self.tokens,
@@ -144,6 +161,7 @@ class Doctrine:
             "cwd": self.cwd,
             "project": self.project,
             "out_of_scope": self.out_of_scope,
+            "needs": self.needs,
         }
 
 
@@ -291,10 +309,18 @@ def _render(rules: "list[tuple[Rule | VaultRule, list[str]]]", budget: int, cwd=
         kept.append(item)
         used += len(item.block) + 1
     omitted = items[len(kept):]
+    needs = None
+    if not kept:
+        # The budget's own digits are in the left-out line: settle them.
+        needs = budget
+        for _ in range(3):
+            tail = ("\n" + _more_line(len(items) - 1, needs) + "\n") if len(items) > 1 else ""
+            needs = math.ceil((len(head(1)) + len(items[0].block) + 1 + len(tail)) / CHARS_PER_TOKEN)
     text = head(len(kept)) + "".join(i.block + "\n" for i in kept)
     if omitted:
         text += "\n" + _more_line(len(omitted), budget) + "\n"
-    return Doctrine(kept, _cap(text, limit), tokens_of(full), budget, omitted, _cwd_text(cwd), project, out_of_scope)
+    return Doctrine(kept, _cap(text, limit), tokens_of(full), budget, omitted, _cwd_text(cwd), project, out_of_scope,
+                    needs)
 
 
 def _cwd_text(cwd) -> str | None:
