@@ -27,6 +27,7 @@ from brainwork.errors import PageNotFound, UserError
 from brainwork.wording import noun
 from brainwork.ops import gitcommit
 from brainwork.ops.journal import create_new_file
+from brainwork.thresholds import MAX_FILE_BYTES
 from brainwork.vault.frontmatter import FrontmatterError, parse_yaml, split_frontmatter
 from brainwork.vault.resolve import page_id
 from brainwork.vault.write import safe_rel_path, slugify
@@ -61,6 +62,11 @@ TITLE_FROM: dict[str, tuple[str, ...]] = {
 }
 #: Convenience keys accepted in the JSON object / options -> the edge key written.
 ALIASES: dict[str, str] = {"task": "corrects"}
+#: Edge keys whose page must be of one type. A correction's ``corrects``
+#: link is what recall and consolidation follow from a task to its lessons;
+#: a name that resolves by title to another record (an earlier correction
+#: of the same mistake) would hang the lesson off no task.
+LINK_TYPES: dict[str, str] = {"corrects": "task"}
 #: Keys besides type fields and edge keys. ``session``: the agent session the
 #: record comes from (a session hook finds its page again by it); ``turn``:
 #: which of the session's user turns a proposed correction quotes.
@@ -259,6 +265,7 @@ class VaultNames:
         self._ids = [page_id(r) for r in self._md]
         self._by_files = Resolver(self._ids)
         self._by_names = None
+        self._types: dict[str, str | None] = {}
 
     def _names(self):
         from brainwork.vault.parse import parse_file
@@ -271,6 +278,7 @@ class VaultNames:
                 page = parse_file(self.config.vault, rel)
                 names[pid] = [page.title, *page.aliases]
                 self._titles[pid] = page.title
+                self._types[pid] = page.type
             self._by_names = Resolver(self._ids, (), names)
         return self._by_names
 
@@ -293,19 +301,47 @@ class VaultNames:
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
         raise PageNotFound(f"no page named {name!r}{hint}")
 
+    def type_of(self, pid: str) -> str | None:
+        """The ``type`` of page ``pid`` (an id :meth:`find` returned) as its
+        file says now; None for a page of no type."""
+        if pid not in self._types:
+            rel = self._md[self._ids.index(pid)] if pid in self._ids else f"{pid}.md"
+            self._types[pid] = _file_type(self.config, rel)
+        return self._types[pid]
 
-def plan(config: Config, find: "Callable[[str], str] | Store", type_: str, data: dict, today: date | None = None) -> tuple[str, str, dict[str, list[str]], str]:
+
+def _file_type(config: Config, rel: str) -> str | None:
+    """The ``type`` in the frontmatter of ``rel`` (vault-relative), None for
+    none or an unreadable file. Only the frontmatter is read: a session hook
+    proposing a correction must not load the link parser."""
+    try:
+        with open(config.vault / rel, "rb") as fh:
+            text = fh.read(MAX_FILE_BYTES).decode("utf-8", "replace")
+        yaml_text = split_frontmatter(text).yaml_text
+        meta = parse_yaml(yaml_text) if yaml_text else {}
+    except (OSError, FrontmatterError):
+        return None
+    t = meta.get("type") if isinstance(meta, dict) else None
+    return (t.strip() or None) if isinstance(t, str) else None
+
+
+def plan(
+    config: Config, find: "VaultNames | Callable[[str], str] | Store", type_: str, data: dict, today: date | None = None,
+) -> tuple[str, str, dict[str, list[str]], str]:
     """Validate ``data`` and build the page without writing it.
 
-    ``find`` turns a page name into its id (:meth:`VaultNames.find`; a
-    :class:`~brainwork.store.Store` resolves through the graph instead).
+    ``find`` turns a page name into its id: a :class:`VaultNames` (or its
+    :meth:`~VaultNames.find`) against the vault's files, a
+    :class:`~brainwork.store.Store` through the graph instead.
 
     Returns ``(rel_path, text, links, title)``; ``rel_path`` is the name the
     page gets if no other file takes it first. Raises :class:`UserError`
     for an unknown type or field, a bad enum value, a correction missing
     wrong/correct/why, no title to be had, a referenced page that does
-    not exist, or an edge given an empty name (``"task": ""``: a correction
-    of no task leaves the key out). See :func:`capture` for the keys of ``data``.
+    not exist, a page of the wrong type for its edge (:data:`LINK_TYPES`: a
+    correction's ``task`` that names a correction), or an edge given an
+    empty name (``"task": ""``: a correction of no task leaves the key
+    out). See :func:`capture` for the keys of ``data``.
     """
     return _build(config, find, type_, data, today, proposal=False)
 
@@ -394,7 +430,10 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
     body = data.get("body")
     body = "" if body is None else _checked(str(body), "body", BODY_MAX)
 
-    if not callable(find):
+    type_of = _type_lookup(config, find)
+    if isinstance(find, VaultNames):
+        find = find.find
+    elif not callable(find):
         from brainwork.store import graph
 
         store = find
@@ -420,6 +459,15 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
                 pid = find(target)
             except UserError as exc:
                 raise type(exc)(f"{key}: {exc}") from None
+            want = LINK_TYPES.get(edge_key)
+            if want is not None and (got := type_of(pid)) != want:
+                what = f"a {got}" if got else "a page of no type"
+                shown = f"{pid} is" if target == pid else f"{name!r} is {pid},"
+                raise UserError(
+                    f"the {want} this {type_} corrects: {shown} {what}, not a {want}; name the {want} "
+                    f"(its id, title or alias), or leave {_option(edge_key)} out for a correction of no {want}; "
+                    "nothing was written"
+                )
             if pid not in links.setdefault(edge_key, []):
                 links[edge_key].append(pid)
 
@@ -469,6 +517,25 @@ def _build(config: Config, find, type_: str, data: dict, today: date | None, *, 
     return rel, text, links, title
 
 
+def _type_lookup(config: Config, find) -> "Callable[[str], str | None]":
+    """``type_of(page id)`` for the pages ``find`` (as :func:`plan` takes
+    it) resolves: from the graph for a store, else from the page's file."""
+    if isinstance(find, VaultNames):
+        return find.type_of
+    owner = getattr(find, "__self__", None)
+    if isinstance(owner, VaultNames):
+        return owner.type_of
+    if not callable(find):
+        from brainwork.store import graph
+
+        def from_store(pid: str) -> str | None:
+            page = graph.get_page(find, pid, errors=False)
+            return page.type if page is not None else None
+
+        return from_store
+    return lambda pid: _file_type(config, f"{pid}.md")
+
+
 def capture(
     config: Config, store: "Store | None", type_: str, data: dict, today: date | None = None, *, allow_secret: bool = False,
 ) -> CaptureResult:
@@ -501,7 +568,7 @@ def capture(
         UserError: invalid record (see :func:`plan`), or the vault cannot be
             written.
     """
-    rel, text, links, title = plan(config, VaultNames(config).find, type_, data, today)
+    rel, text, links, title = plan(config, VaultNames(config), type_, data, today)
     found = secrets_in(text, rel)
     if found and not allow_secret:
         raise SecretInRecord(
@@ -530,7 +597,7 @@ def propose_correction(config: Config, data: dict, today: date | None = None, na
         UserError: no ``wrong``, a status other than proposed, or a
             referenced page that does not exist.
     """
-    rel, text, links, title = _build(config, (names or VaultNames(config)).find, "correction", data, today, proposal=True)
+    rel, text, links, title = _build(config, names or VaultNames(config), "correction", data, today, proposal=True)
     return _write(config, None, "correction", rel, text, links, title, "propose-correction")
 
 
