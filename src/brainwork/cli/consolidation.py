@@ -182,6 +182,13 @@ def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, 
         else:
             d = approve(config, store, rule, title=title, text=text, why=why, apply=apply_, evidence=chosen, drop=drop,
                         supersedes=supersedes, keep_older=keep_older)
+        # Superseding is the person's choice; when the two rules teach
+        # different lessons they are told so, naming both, before (dry run)
+        # and after.
+        old = plan.supersedes.id if dry_run and plan.supersedes else (d.retired[0] if not dry_run and d.retired else None)
+        warning = _supersede_warning(config, store, plan.rule.id if dry_run else d.rule, old) if old else None
+    if warning:
+        click.echo(f"brainwork: warning: {warning}", err=True)
     if dry_run:
         if as_json:
             echo_json(plan.to_json())
@@ -208,6 +215,15 @@ def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, 
     if d.suggested:
         echo(f"note: consolidation suggested it supersedes {d.suggested}; nothing was retired "
                    f"(to replace it: `brainwork undo`, then approve with --supersedes {d.suggested})")
+
+
+def _supersede_warning(config: Config, store, rule: str, old: str) -> str | None:
+    """:meth:`SupersedeCheck.warning` of ``rule`` superseding ``old`` (loads
+    the embedding model: only when a supersession is asked for)."""
+    from brainwork.learn.prune import supersede_check
+    from brainwork.learn.rule import get_rule
+
+    return supersede_check(config, get_rule(store, rule), get_rule(store, old)).warning()
 
 
 def _correction_titles(store, ids: list[str]) -> dict[str, str]:
