@@ -56,7 +56,7 @@ def test_dream_queue_accept_undo_decline(exported_template, tmp_path):
 
     # a merge is irreversible: refused without --yes, done with it
     refused = _run(vault, "dream", "accept", str(merge["id"]), check=False)
-    assert refused.returncode == 1 and "--yes" in refused.stderr and _snapshot(vault) == before
+    assert refused.returncode == 2 and "--yes" in refused.stderr and _snapshot(vault) == before
     _run(vault, "dream", "accept", str(merge["id"]), "--yes")
     assert not (vault / f"{merge['payload']['source']}.md").exists()
 

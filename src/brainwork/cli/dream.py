@@ -78,8 +78,10 @@ def dream_cmd(config: Config, action: str | None, proposal: int | None, as_json:
             return
         if d.needs_confirmation(store, proposal) and not yes:
             if not interactive():
-                echo("brainwork: not applied; this proposal merges pages, which cannot be undone: add --yes", err=True)
-                raise SystemExit(1)
+                # A refusal like any other (exit 2), as `hook install` and
+                # `mcp install` refuse without a terminal to confirm on.
+                raise UserError(f"not applied: proposal {proposal} merges pages, which cannot be undone, and there "
+                                "is no terminal to confirm on; run again with --yes; nothing was changed")
             if not confirm("Merge? This cannot be undone"):
                 echo("brainwork: merge cancelled; nothing was changed", err=True)
                 raise SystemExit(1)
