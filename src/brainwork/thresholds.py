@@ -157,9 +157,18 @@ class Thresholds:
       similarity must reach this (0..1). Two unrelated one-offs about one
       kind of work pair up at the linkage threshold. 0.33: above 0.35 the
       two quote corrections of sample_vault/ (one lesson) no longer pair.
-    - ``rule_match_similarity``: a cluster whose centroid is this similar to
-      an existing candidate or active rule is proposed as evidence for it, not
-      drafted again (0..1, cosine).
+    - ``rule_match_similarity``: a cluster that shares no evidence with a
+      rule and teaches no active rule's lesson is matched to the CANDIDATE
+      rule whose page its centroid is at least this similar to: its new
+      corrections join that candidate's evidence instead of a second draft
+      (0..1, cosine, cluster centroid vs candidate page). Only candidates:
+      an active rule is matched on its lesson, the group against the
+      rule's promoted evidence with clustering's own bars
+      (``cluster_similarity``, ``cluster_member_similarity``,
+      ``cluster_pair_similarity``), or against its text+why with
+      ``supersede_similarity`` when it has no evidence, never on its page
+      (a correction about another lesson in the same kind of work shares
+      the page's wording; brainwork.learn.consolidate).
     - ``rule_contradiction_margin``: a cluster matching an active rule
       contradicts it (and is drafted as a superseding rule) when the rule text
       is closer to the corrections' ``wrong`` text than to their ``correct``
