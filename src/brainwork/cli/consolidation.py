@@ -188,7 +188,7 @@ def approve_cmd(config: Config, rule: str, title: str | None, text: str | None, 
         old = plan.supersedes.id if dry_run and plan.supersedes else (d.retired[0] if not dry_run and d.retired else None)
         warning = _supersede_warning(config, store, plan.rule.id if dry_run else d.rule, old) if old else None
     if warning:
-        click.echo(f"brainwork: warning: {warning}", err=True)
+        echo(f"brainwork: warning: {warning}", err=True)
     if dry_run:
         if as_json:
             echo_json(plan.to_json())
