@@ -31,7 +31,7 @@ from pydantic import Field, ValidationError
 from brainwork import __version__
 from brainwork.config import Config
 from brainwork.errors import UserError
-from brainwork.thresholds import MCP_PAGE_EDGES_MAX, MCP_PAGE_MAX_CHARS
+from brainwork.thresholds import MCP_PAGE_EDGES_MAX, MCP_PAGE_MAX_CHARS, RECALL_MIN_BUDGET_CHARS
 from brainwork.wording import noun
 from brainwork.service.capture_options import EDGE_HELP, EDGE_OPTIONS, FIELD_HELP
 from brainwork.service.owner import Reply
@@ -416,7 +416,8 @@ def build_server(config: Config, call: Call, log_level: str = "WARNING") -> MCPS
 
     def recall(
         task: Annotated[str, Field(description="What you are about to do, in a sentence or two.")],
-        budget: Annotated[int | None, Field(description="Size of the answer in characters (default: the vault's setting).", ge=200)] = None,
+        budget: Annotated[int | None, Field(description="Size of the answer in characters (default: the vault's setting).",
+                                        ge=RECALL_MIN_BUDGET_CHARS)] = None,
     ) -> CallToolResult:
         """Call recall before starting a task: describe the task and get back the most relevant prior
         tasks with what they taught (their corrections, the sources that held up, the right tools),
