@@ -19,7 +19,14 @@ and is the one place that says which values are placeholders:
   character) reaches detect-secrets' own base64 limit, 4.5, computed with its
   public ``calculate_shannon_entropy``. Unquoted pure hex is left out: work
   notes are full of commit ids and digests (``3f7868...``); a hex key named
-  by its line (``API_KEY=...``) is an assignment.
+  by its line (``API_KEY=...``) is an assignment;
+- :data:`AWS_SECRET`: a 40-character ``[A-Za-z0-9/+]`` token (the shape of an
+  AWS secret access key, which may hold ``/`` and so is no bare token) with
+  upper- and lower-case letters and digits and entropy at the base64 limit,
+  written in prose without ``:`` or ``=``: only within a few words after
+  ``secret`` (``secret key``, ``secret access key``, ``aws_secret_access_key``)
+  or on a line that also holds an AWS access key id (``AKIA``/``ASIA`` and
+  16 characters). Elsewhere a 40-character run with ``/`` is a path.
 
 :func:`is_placeholder` leaves out values documentation uses on purpose: AWS's
 ``AKIAIOSFODNN7EXAMPLE`` / ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`` (any
@@ -58,6 +65,21 @@ _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 #: name or query (no ``/ . % ? & # :`` on either side; ``=`` only as padding).
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_%%.?&#:-])[A-Za-z0-9+_-]{%d,}={0,2}(?![A-Za-z0-9+/=_%%.?&#:-])" % MIN_ENTROPY_CHARS)
 _HEX = re.compile(r"[0-9a-fA-F]+")
+#: A maximal run of exactly 40 ``[A-Za-z0-9/+]`` characters, not inside a
+#: URL, path, file name or query (as :data:`_TOKEN`); a sentence's full stop
+#: may follow it.
+AWS_SECRET = re.compile(r"(?<![A-Za-z0-9+/=_%.?&#:@-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9+/=_%?&#:@-]|\.\S)")
+#: ``secret`` (also inside ``aws_secret_access_key``), ``secret key`` or
+#: ``secret access key``, then at most three short words, then the token; one
+#: line. Matched (case-insensitively) where ``secret`` starts in the
+#: lower-cased text: the pattern has no literal prefix ``re`` could search for.
+_AFTER_SECRET = re.compile(
+    r"(?<![a-z0-9])secret(?:[ _-]access)?(?:[ _-]key)?(?:[ \t:=`'\"(*,]+[a-z]{1,15}){0,3}[ \t:=`'\"(*,]+(?=[a-z0-9/+])",
+    re.IGNORECASE,
+)
+#: An AWS access key id (detect-secrets' AWSKeyDetector's long-term and
+#: temporary prefixes), as a whole word.
+_AWS_KEY_ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")
 #: Every :data:`_TOKEN` match starts a maximal run of its characters of at
 #: least :data:`MIN_ENTROPY_CHARS` (the look-behind excludes a run's own
 #: characters), so in ASCII text the runs are found with ``bytes.find`` on
@@ -129,6 +151,40 @@ def high_entropy(token: str) -> bool:
     return _entropy(token) >= ENTROPY_BITS
 
 
+def _aws_secret(token: str) -> bool:
+    """True when a 40-character :data:`AWS_SECRET` run looks like a key, not
+    a word or a digest: upper- and lower-case letters and digits, not a
+    placeholder, and :func:`high_entropy` (which also leaves out pure hex)."""
+    return (
+        any(c.isupper() for c in token) and any(c.islower() for c in token) and any(c.isdigit() for c in token)
+        and high_entropy(token) and not is_placeholder(token)
+    )
+
+
+def _aws_secrets(text: str, low: str):
+    """``(start, value)`` of every :data:`AWS_SECRET` run that follows
+    ``secret`` within a few words (:data:`_AFTER_SECRET`) or sits on a line
+    holding an AWS access key id, and passes :func:`_aws_secret`; in order,
+    each once."""
+    found: dict[int, str] = {}
+    i = low.find("secret")
+    while i >= 0:
+        m = _AFTER_SECRET.match(text, i)
+        if m:
+            t = AWS_SECRET.match(text, m.end())
+            if t and _aws_secret(t.group()):
+                found[t.start()] = t.group()
+        i = low.find("secret", i + 1)
+    if "AKIA" in text or "ASIA" in text:
+        for k in _AWS_KEY_ID.finditer(text):
+            a = text.rfind("\n", 0, k.start()) + 1
+            b = text.find("\n", k.end())
+            for t in AWS_SECRET.finditer(text, a, len(text) if b < 0 else b):
+                if _aws_secret(t.group()):
+                    found[t.start()] = t.group()
+    return sorted(found.items())
+
+
 def _assignments(low: str):
     """The matches of ``ASSIGNMENT.finditer(low)``, in order, tried only where
     one of its keys starts (``str.find`` per key word): the pattern has no
@@ -185,6 +241,11 @@ def scan_text(text: str, low: str | None = None) -> list[PatternHit]:
             continue
         hits.append(PatternHit(line_of(start), "Secret Keyword", value))
         taken.add((start, m.end("value")))
+    for start, value in _aws_secrets(text, low):
+        if any(a <= start < b or start <= a < start + len(value) for a, b in taken):
+            continue
+        hits.append(PatternHit(line_of(start), "AWS Secret Access Key", value))
+        taken.add((start, start + len(value)))
     for m in _tokens(text):
         token = m.group()
         if any(a <= m.start() < b or m.start() <= a < m.end() for a, b in taken):
