@@ -221,16 +221,50 @@ def apply_suggested_fixes(config: Config, store: Store, findings: Iterable[Any])
 def dismiss_findings(config: Config, store: Store, keys: Iterable[str], reason: str = "") -> BatchResult:
     """Dismiss every finding of ``keys`` as one undoable operation (kind
     ``dismiss``; store actions only, as :func:`brainwork.ops.fixes.dismiss`
-    for one).
+    for one). The vault is synced once first and a key no current finding
+    has (a typo, or a finding fixed since it was listed) is left out with
+    ``brainwork dismiss``'s refusal as its reason (it names close keys):
+    dismissing it would hide nothing.
 
     Raises:
-        UserError: no key given.
+        UserError: no key given, or none of them is a current finding's.
     """
-    done = list(dict.fromkeys(k for k in keys if k))
-    _ensure(done, [], "dismiss findings")
+    from brainwork.index.sync import sync
+
+    wanted = list(dict.fromkeys(k for k in keys if k))
+    if wanted:
+        sync(config, store)
+    done, skipped = _current_keys(config, store, wanted)
+    _ensure(done, skipped, "dismiss findings")
     op = changeset.apply(
         config, store, "dismiss", f"dismiss {counted(len(done), 'finding')}" + (f" ({reason})" if reason else ""), [],
         store_actions=[{"do": "dismiss", "key": k, "reason": reason} for k in done],
         details={"keys": done, "reason": reason},
     )
-    return BatchResult(op, done, [])
+    return BatchResult(op, done, skipped)
+
+
+def _current_keys(config: Config, store: Store, keys: list[str]) -> tuple[list[str], list[Skipped]]:
+    """``keys`` split into those a current finding has (dismissed ones
+    count, as for one dismissal) and the rest, each left out with the
+    refusal of :func:`brainwork.ops.fixes.dismiss` (the one place that
+    words it). Each code's check runs once for all its keys; only a key it
+    does not list is handed to that refusal, which runs the check again to
+    name close keys."""
+    from brainwork.analysis.finding import CODES
+    from brainwork.analysis.findings import check
+    from brainwork.ops.fixes import _require_finding
+
+    codes = {k.split(":", 1)[0] for k in keys} & set(CODES)
+    current = {f.key for f in check(config, store, sorted(codes), include_dismissed=True)} if codes else set()
+    done: list[str] = []
+    skipped: list[Skipped] = []
+    for key in keys:
+        if key not in current:
+            try:
+                _require_finding(config, store, key)
+            except UserError as e:
+                skipped.append(Skipped(key, str(e)))
+                continue
+        done.append(key)
+    return done, skipped
