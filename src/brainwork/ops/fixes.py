@@ -347,14 +347,14 @@ def dismiss(config: Config, store: Store, key: str, reason: str = "") -> Operati
     if not key:
         raise UserError("a finding key is needed to dismiss it")
     _refresh(config, store)
-    _require_finding(config, store, key)
+    require_finding(config, store, key)
     return unit_of_work.apply(
         config, store, "dismiss", f"dismiss {key}" + (f" ({reason})" if reason else ""), [],
         store_actions=[{"do": "dismiss", "key": key, "reason": reason}], details={"key": key, "reason": reason},
     )
 
 
-def _require_finding(config: Config, store: Store, key: str) -> None:
+def require_finding(config: Config, store: Store, key: str) -> None:
     """Refuse a key no current finding has (a typo, or a finding fixed
     since it was listed): a dismissal of it would hide nothing and only
     add a step to the undo log. A key is ``CODE:rest``, so only that

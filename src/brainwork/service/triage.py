@@ -253,7 +253,7 @@ def _current_keys(config: Config, store: Store, keys: list[str]) -> tuple[list[s
     name close keys."""
     from brainwork.analysis.finding import CODES
     from brainwork.analysis.findings import check
-    from brainwork.ops.fixes import _require_finding
+    from brainwork.ops.fixes import require_finding
 
     codes = {k.split(":", 1)[0] for k in keys} & set(CODES)
     current = {f.key for f in check(config, store, sorted(codes), include_dismissed=True)} if codes else set()
@@ -262,7 +262,7 @@ def _current_keys(config: Config, store: Store, keys: list[str]) -> tuple[list[s
     for key in keys:
         if key not in current:
             try:
-                _require_finding(config, store, key)
+                require_finding(config, store, key)
             except UserError as e:
                 skipped.append(Skipped(key, str(e)))
                 continue
