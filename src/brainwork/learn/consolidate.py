@@ -29,9 +29,11 @@ One pass (:func:`consolidate`):
      the person links it: ``brainwork link-evidence`` or l in the inbox,
      :func:`brainwork.learn.rules.link_corrections`)
      — never a correction that *contradicts* it on its own (the rule text is
-     closer to its ``wrong`` than to its ``correct`` by
+     closer to its ``wrong`` than to its ``correct``, and its ``wrong`` is
+     closer to the ``correct`` than to the ``wrong`` of the rule's promoted
+     evidence when it has some, both by
      ``thresholds.rule_contradiction_margin``): it is matched again apart.
-     A cluster that contradicts it as a whole (the mean of that difference)
+     A cluster that contradicts it as a whole (the means of those differences)
      AND teaches the same lesson
      (rule text+why vs the centroid of the cluster's lessons, at least
      ``thresholds.supersede_similarity``): then a candidate is drafted that
@@ -1061,43 +1063,78 @@ def _after(rule: Rule, members: list[dict]) -> list[dict]:
     return sorted(after, key=lambda m: (m["created"] or "", m["id"]), reverse=True)[:CONTRADICTION_SAMPLE]
 
 
-def _contradiction_texts(rule: Rule, members: list[dict]) -> list[str]:
+def _both_texts(rows: list[dict]) -> list[dict]:
+    """The rows with both a ``wrong`` and a ``correct`` text."""
+    return [m for m in rows if _one_line(m["fields"].get("wrong")) and _one_line(m["fields"].get("correct"))]
+
+
+def _newest(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda m: (m["created"] or "", m["id"]), reverse=True)[:CONTRADICTION_SAMPLE]
+
+
+def _contradiction_texts(rule: Rule, members: list[dict], evidence: list[dict]) -> list[str]:
     out = [_one_line(rule.text) or _one_line(rule.title)]
-    for m in _after(rule, members):
+    for m in _after(rule, members) + _newest(_both_texts(evidence)):
         out += [_one_line(m["fields"].get("wrong")), _one_line(m["fields"].get("correct"))]
     return [t for t in out if t]
 
 
-def _contradiction_margins(rule: Rule, members: list[dict], texts: "_TextVectors") -> dict[str, float]:
+def _contradiction_margins(rule: Rule, members: list[dict], evidence: list[dict],
+                           texts: "_TextVectors") -> list[dict[str, float]]:
     """Per member made after ``rule`` became active (the newest
-    :data:`CONTRADICTION_SAMPLE` of them, with both texts), how much closer
-    the rule's text is to its ``wrong`` than to its ``correct`` (cosine
-    difference; positive: the rule prescribes what the correction calls
-    wrong)."""
+    :data:`CONTRADICTION_SAMPLE` of them, with both texts), how far it says
+    the rule's prescription was wrong, by each test that applies (cosine
+    differences; positive: it calls wrong what the rule prescribes):
+
+    - by the rule's text: how much closer the text is to the member's
+      ``wrong`` than to its ``correct``;
+    - by the rule's evidence (``evidence``: its promoted corrections, the
+      newest :data:`CONTRADICTION_SAMPLE` with both texts; none: no such
+      test): how much more what the agent did (the member's ``wrong``)
+      looks like what the evidence calls correct than like what it calls
+      wrong, the mean cosine to the evidence's ``correct`` texts minus the
+      mean to their ``wrong`` texts.
+
+    The text test alone reads a repeat of the rule's lesson as against it:
+    the repeat's ``wrong`` names the very mistake the rule warns about, so
+    it is close to the rule's text (on sample_vault/, a repeat of the
+    certificate-chain rule: +0.20), but closer still to the evidence's
+    ``wrong`` (-0.11). The evidence test alone reads a ``wrong`` that names
+    the prescribed tool as what it prescribes (a rephrased repeat that
+    says ansible undid a hand edit, beside evidence saying "roll it out with
+    ansible": +0.05)."""
     text = _one_line(rule.text) or _one_line(rule.title)
-    after = [m for m in _after(rule, members)
-             if _one_line(m["fields"].get("wrong")) and _one_line(m["fields"].get("correct"))]
+    after = _both_texts(_after(rule, members))
+    ev = _newest(_both_texts(evidence))
     if not after or not text:
-        return {}
-    texts.need(_contradiction_texts(rule, after))
+        return []
+    texts.need(_contradiction_texts(rule, after, ev))
+    did = texts.matrix([_one_line(m["fields"].get("wrong")) for m in after])
     r = texts.vector(text)
-    wrong = texts.matrix([_one_line(m["fields"].get("wrong")) for m in after]) @ r
-    right = texts.matrix([_one_line(m["fields"].get("correct")) for m in after]) @ r
-    return {m["id"]: float(w - c) for m, w, c in zip(after, wrong, right)}
+    by_text = did @ r - texts.matrix([_one_line(m["fields"].get("correct")) for m in after]) @ r
+    out = [{m["id"]: float(d) for m, d in zip(after, by_text)}]
+    if ev:
+        to_right = did @ texts.matrix([_one_line(e["fields"].get("correct")) for e in ev]).T
+        to_wrong = did @ texts.matrix([_one_line(e["fields"].get("wrong")) for e in ev]).T
+        out.append({m["id"]: float(d) for m, d in zip(after, to_right.mean(axis=1) - to_wrong.mean(axis=1))})
+    return out
 
 
-def _contradicting(rule: Rule, members: list[dict], margin: float, texts: "_TextVectors") -> set[str]:
+def _contradicting(rule: Rule, members: list[dict], evidence: list[dict], margin: float,
+                   texts: "_TextVectors") -> set[str]:
     """The members that contradict ``rule``: all of them when the group does
-    (the mean of :func:`_contradiction_margins` at least ``margin``: a
-    cluster saying the rule's prescription was wrong), else each member
-    whose own margin reaches it. A correction against the rule is never its
-    evidence, whatever the others in its group say."""
-    margins = _contradiction_margins(rule, members, texts)
-    if not margins:
+    (by every test of :func:`_contradiction_margins`, the mean over the
+    members at least ``margin``: a cluster saying the rule's prescription
+    was wrong), else each member whose own margins all reach it. A
+    correction against the rule is never its evidence, whatever the others
+    in its group say. ``evidence``: the rule's evidence corrections other
+    than the members."""
+    tests = _contradiction_margins(rule, members, evidence, texts)
+    if not tests:
         return set()
-    if sum(margins.values()) / len(margins) >= margin:
+    if all(sum(t.values()) / len(t) >= margin for t in tests):
         return {m["id"] for m in members}
-    return {i for i, d in margins.items() if d >= margin}
+    return {i for i in tests[0] if all(t[i] >= margin for t in tests)}
 
 
 def _lesson_match(rule: Rule, members: list[dict], row_of: dict[str, int], evidence_col: dict[str, int],
@@ -1434,7 +1471,8 @@ def consolidate(
         # correction left out for contradicting it must not come back as its
         # evidence at the next pass.
         check = match is not None and match.status == "active"
-        contradicting = _contradicting(match, members, th.rule_contradiction_margin, texts) if check else set()
+        contradicting = (_contradicting(match, members, [corr_by_id[i] for i in match.evidence if i in corr_by_id and i not in idset],
+                                        th.rule_contradiction_margin, texts) if check else set())
         if contradicting and contradicting != idset:
             # Each correction is judged on its own: one that contradicts the
             # rule is never its evidence, whatever the others say.
