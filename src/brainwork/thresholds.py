@@ -172,7 +172,12 @@ class Thresholds:
     - ``rule_contradiction_margin``: a cluster matching an active rule
       contradicts it (and is drafted as a superseding rule) when the rule text
       is closer to the corrections' ``wrong`` text than to their ``correct``
-      text by at least this much (cosine difference).
+      text by at least this much (cosine difference) and, for a rule with
+      promoted evidence, when the corrections' ``wrong`` is also closer to
+      that evidence's ``correct`` than to its ``wrong`` by as much: a repeat's
+      ``wrong`` names the mistake the rule warns about, so it is near the
+      rule's text too (a repeat of the chain rule: +0.20 by the text, -0.11
+      by the evidence).
     - ``supersede_similarity``: a cluster that contradicts an active rule is
       drafted as superseding it only when both teach the same lesson: the
       rule's text+why and the centroid of the cluster's lessons (each
