@@ -435,34 +435,29 @@ def session_lock(config: Config, session_id: str, wait: float = th.HOOK_SESSION_
     may run two Stop hooks of one session at once (a stop and a subagent's,
     a retry), and each looks for the session's pages before it writes; the
     second must see the first's page, not write another. An advisory
-    ``flock`` on a file beside the hook's state in the store folder
-    (released when the file is closed, also when the process dies).
+    ``flock`` (filelock's UnixFileLock) on a file beside the hook's state in
+    the store folder, released when the file is closed, also when the
+    process dies; the file stays, so waiters share its inode.
 
     Raises:
         UserError: the other capture held it for ``wait`` seconds.
     """
-    import fcntl
-    import time
+    from filelock import FileLock, Timeout
 
     from brainwork.errors import UserError
 
     path = _state_file(config, session_id).with_suffix(".lock")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    lock = FileLock(path, mode=0o600, thread_local=False)
     try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise UserError(f"another stop hook of session {session_id} is still capturing it "
-                                    f"after {wait:.0f} s; this one wrote nothing") from None
-                time.sleep(0.02)
+        lock.acquire(timeout=wait, poll_interval=0.02)
+    except Timeout:
+        raise UserError(f"another stop hook of session {session_id} is still capturing it "
+                        f"after {wait:.0f} s; this one wrote nothing") from None
+    try:
         yield
     finally:
-        os.close(fd)
+        lock.release()
 
 
 def pages_of_session(config: Config, folder: str, session_id: str) -> list[tuple[str, bytes]]:

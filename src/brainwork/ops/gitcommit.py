@@ -15,7 +15,6 @@ uncommitted. Why each refusal, and the walkthrough: docs/architecture.md,
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import logging
 import os
 import time
@@ -137,21 +136,19 @@ def _repo(config: Config):
 @contextlib.contextmanager
 def _serialised(controldir: Path) -> Iterator[None]:
     """One brainwork commit at a time per repository, across processes (an
-    advisory lock beside git's own files; git itself ignores it)."""
-    fd = os.open(controldir / "brainwork-commit.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    advisory ``flock``, filelock's UnixFileLock, on a file beside git's own
+    files; git itself ignores it)."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(controldir / "brainwork-commit.lock", mode=0o600, thread_local=False)
     try:
-        deadline = time.monotonic() + LOCK_WAIT_SECONDS
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise Skip(f"another brainwork commit held the repository for {LOCK_WAIT_SECONDS:.0f} s") from None
-                time.sleep(0.01)
+        lock.acquire(timeout=LOCK_WAIT_SECONDS, poll_interval=0.01)
+    except Timeout:
+        raise Skip(f"another brainwork commit held the repository for {LOCK_WAIT_SECONDS:.0f} s") from None
+    try:
         yield
     finally:
-        os.close(fd)  # releases the lock
+        lock.release()
 
 
 def _identity(repo) -> bytes:
