@@ -19,10 +19,8 @@ docs/performance.md, "cold index".
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
-import unicodedata
 from dataclasses import asdict
 from typing import Callable
 
@@ -30,10 +28,9 @@ from brainwork.config import Config
 from brainwork.index.edges import resolve_edges
 from brainwork.index.report import SyncReport
 from brainwork.index.rows import attachment_row, page_row
-from brainwork.index.scan import VaultFile, printable_name, read_bytes
-from brainwork.model import ParseError, ParsedPage
+from brainwork.index.scan import VaultFile, file_id, read_page, same_id_error
+from brainwork.model import ParseError
 from brainwork.store import Store, delta, graph
-from brainwork.vault.parse import oversize_page, page_id, parse_text
 
 #: Pages per write transaction. Each COMMIT after a COPY checkpoints the
 #: table (its cost grows with what the table holds), so smaller slices cost
@@ -92,11 +89,11 @@ def cold_index(
     for i, f in enumerate(files):
         if progress and i % 500 == 0:
             progress(i, total, "reading")
-        pid = page_id(f.rel) if f.is_markdown else unicodedata.normalize("NFC", f.rel)
+        pid = file_id(f.rel, f.is_markdown)
         if pid in seen:
             # Two files with one id (names differing only in Unicode
             # normalisation): the first in path order is kept.
-            errors.append(ParseError(f.rel, 1, f"same page id as another file ({pid!r}); skipped"))
+            errors.append(same_id_error(f.rel, pid))
             if f.is_markdown:
                 skipped_pages += 1
             else:
@@ -108,7 +105,7 @@ def cold_index(
             attachments.append(pid)
             rows.append(attachment_row(f.rel, f.size, f.mtime_ns))
         else:
-            page = _parse(config, root, f, max_bytes)
+            page = read_page(config, root, f, max_bytes).parse(f, max_bytes)
             row = page_row(page)
             pages.append(pid)
             titles[pid] = [page.title, *page.aliases]
@@ -141,28 +138,6 @@ def cold_index(
         report.wrote = True
     report.parse_errors = graph.parse_errors(store) if report.wrote else old_errors
     return report
-
-
-def _parse(config: Config, root: str, f: VaultFile, max_bytes: int) -> ParsedPage:
-    """One Markdown file parsed as the full sync parses it (a file over
-    ``max_bytes`` hashed, not read whole; an unreadable one a page with the
-    error)."""
-    read_error = None
-    big: ParsedPage | None = None
-    try:
-        if f.size > max_bytes:
-            big = oversize_page(f.rel, config.vault / f.rel, f.size, f.mtime_ns, max_bytes)
-            data = b""
-        else:
-            data = read_bytes(os.path.join(root, f.rel), f.size)
-    except OSError as exc:
-        data, big = b"", None
-        read_error = ParseError(f.rel, 1, f"cannot read: {exc.strerror or exc}")
-    digest = big.hash if big is not None else hashlib.sha256(data).hexdigest()
-    page = big if big is not None else parse_text(f.rel, data, f.mtime_ns, max_bytes, digest=digest)
-    if read_error is not None:
-        page.errors.append(read_error)
-    return page
 
 
 class _SliceWriter:

@@ -16,20 +16,19 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from brainwork.config import Config
 from brainwork.index.report import SyncReport
 from brainwork.index.rows import attachment_row, edge_row, links_from_json, page_row
-from brainwork.index.scan import is_indexed, skipped_prefixes
+from brainwork.index.scan import file_id, is_indexed, skipped_prefixes
 from brainwork.model import Link, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
 from brainwork.store.delta import StoredFile
 from brainwork.store.schema import ABSENT_TEXT_COLUMNS
-from brainwork.vault.parse import oversize_page, page_id, parse_text
+from brainwork.vault.parse import oversize_page, parse_text
 from brainwork.vault.resolve import Resolver, norm
 from brainwork.vocabulary import EDGES_BY_NAME
 
@@ -141,7 +140,7 @@ def plan_paths(config: Config, state: dict[str, StoredFile], paths: Iterable[str
         if not is_indexed(rel, skipped):
             continue
         is_md = rel.lower().endswith(".md")
-        pid = page_id(rel) if is_md else unicodedata.normalize("NFC", rel)
+        pid = file_id(rel, is_md)
         full = config.vault / rel
         old = state.get(pid)
         try:

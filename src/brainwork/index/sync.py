@@ -15,11 +15,9 @@ Steps: docs/architecture.md, "Sync".
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import time
 from contextlib import contextmanager
-import unicodedata
 from dataclasses import asdict
 from typing import Callable
 
@@ -29,11 +27,10 @@ from brainwork.index.report import SyncReport
 from brainwork.index.cold import cold_index
 from brainwork.index.edges import resolve_edges
 from brainwork.index.rows import attachment_row, page_row
-from brainwork.index.scan import printable_name, read_bytes, scan_vault
+from brainwork.index.scan import file_id, printable_name, read_page, same_id_error, scan_vault
 from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
-from brainwork.vault.parse import oversize_page, page_id, parse_text
 
 #: progress(done, total, phase) — called from the syncing thread.
 Progress = Callable[[int, int, str], None]
@@ -116,7 +113,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
     todo = [i for i, pid in enumerate(pids) if pid is None]
     for i in todo:
         rel = files[i].rel
-        pids[i] = page_id(rel) if files[i].is_markdown else unicodedata.normalize("NFC", rel)
+        pids[i] = file_id(rel, files[i].is_markdown)
     seen: set[str] = set(pids)
     removed = [pid for pid in signatures.values() if pid not in seen]
     # What change detection needs of the stored rows of the others.
@@ -142,7 +139,7 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
         f, pid = files[i], pids[i]
         if clash:
             if pid in seen:
-                scan_errors.append(ParseError(f.rel, 1, f"same page id as another file ({pid!r}); skipped"))
+                scan_errors.append(same_id_error(f.rel, pid))
                 if f.is_markdown:
                     skipped_pages += 1
                 else:
@@ -162,25 +159,12 @@ def _sync(config: Config, store: Store, progress: Progress | None, force: bool, 
             new_rows.append(attachment_row(f.rel, f.size, f.mtime_ns))
             n_new += 1
             continue
-        read_error = None
-        big: ParsedPage | None = None  # over max_bytes: hashed, never read whole
-        try:
-            if f.size > max_bytes:
-                big = oversize_page(f.rel, config.vault / f.rel, f.size, f.mtime_ns, max_bytes)
-                data = b""
-            else:
-                data = read_bytes(os.path.join(root, f.rel), f.size)
-        except OSError as exc:
-            data, big = b"", None
-            read_error = ParseError(f.rel, 1, f"cannot read: {exc.strerror or exc}")
-        digest = big.hash if big is not None else hashlib.sha256(data).hexdigest()
+        read = read_page(config, root, f, max_bytes)
+        digest = read.digest
         if not force and old and old.path == f.rel and old.kind == "page" and old.hash == digest:
             touched.append((pid, f.mtime_ns))
             continue
-        page = big if big is not None else parse_text(f.rel, data, f.mtime_ns, max_bytes, digest=digest)
-        if read_error is not None:
-            page.errors.append(read_error)
-        parsed[pid] = page
+        page = parsed[pid] = read.parse(f, max_bytes)
         if old:
             delete_ids.append(pid)
             same = old.path == f.rel and old.kind == "page" and old.hash == digest
