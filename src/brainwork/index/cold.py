@@ -28,7 +28,8 @@ from brainwork.config import Config
 from brainwork.index.edges import resolve_edges
 from brainwork.index.report import SyncReport
 from brainwork.index.rows import attachment_row, page_row
-from brainwork.index.scan import VaultFile, file_id, read_page, same_id_error
+from brainwork.index.reading import file_id, read_page, same_id_error
+from brainwork.index.scan import VaultFile
 from brainwork.model import ParseError
 from brainwork.store import Store, delta, graph
 

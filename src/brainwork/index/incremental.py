@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass, field
 from brainwork.config import Config
 from brainwork.index.report import SyncReport
 from brainwork.index.rows import attachment_row, edge_row, links_from_json, page_row
-from brainwork.index.scan import file_id, is_indexed, skipped_prefixes
+from brainwork.index.reading import file_id
+from brainwork.index.scan import is_indexed, skipped_prefixes
 from brainwork.model import Link, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph

@@ -27,7 +27,8 @@ from brainwork.index.report import SyncReport
 from brainwork.index.cold import cold_index
 from brainwork.index.edges import resolve_edges
 from brainwork.index.rows import attachment_row, page_row
-from brainwork.index.scan import file_id, printable_name, read_page, same_id_error, scan_vault
+from brainwork.index.reading import file_id, read_page, same_id_error
+from brainwork.index.scan import printable_name, scan_vault
 from brainwork.model import Link, ParsedPage, ParseError
 from brainwork.store import Store
 from brainwork.store import delta, graph
